@@ -1,0 +1,1 @@
+"""Gravekeeper firmware_bridge package."""

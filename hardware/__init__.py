@@ -1,0 +1,1 @@
+"""Gravekeeper hardware package."""

@@ -1,0 +1,1 @@
+"""Gravekeeper vision package."""
