@@ -54,6 +54,7 @@ class ChessLike(Variant):
         squares = self.layout.region_squares[self.board_region]
         self.geo = Geometry.build(self.layout, squares)
         self.rules: ChessRules = self.make_rules(self.geo, squares)
+        self._fen_ranks = [[self.geo.at("board", x, y) for x in range(8)] for y in range(7, -1, -1)]
 
     def make_rules(self, geo: Geometry, squares: Sequence[int]) -> ChessRules:
         """The chess rule set for the board (variants may drop castling or change promotion)."""
@@ -157,13 +158,14 @@ class ChessLike(Variant):
 
     def fen(self, state: State) -> str:
         """The FEN of the board, as python-chess writes it."""
+        board, letter = state.board, self.piece_letter
         rows = []
-        for y in range(7, -1, -1):
+        for rank in self._fen_ranks:
             row, empty = "", 0
-            for x in range(8):
-                p = state.board[self.geo.at("board", x, y)]
+            for sq in rank:
+                p = board[sq]
                 if p:
-                    row += (str(empty) if empty else "") + self.piece_letter(p)
+                    row += (str(empty) if empty else "") + letter(p)
                     empty = 0
                 else:
                     empty += 1
