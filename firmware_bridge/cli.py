@@ -1,0 +1,68 @@
+"""``gravekeeper sense URL [--rig FILE] [--times] [--record FILE]``: print sensor events.
+
+Events are printed in the EVENTS.md line format as they arrive (the ``<ms>`` column only with
+``--times``); link changes appear as ``#`` comment lines. The command stops at the end of a
+``replay://`` file, after ``--timeout`` seconds without an event, or on Ctrl-C. Errors are one
+line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from firmware_bridge.errors import BridgeError
+from firmware_bridge.events import format_event
+from firmware_bridge.factory import open_sensor
+from firmware_bridge.rig import load_rig
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="gravekeeper sense",
+        description="Print a board's sensor events (EVENTS.md format) as they arrive.")
+    p.add_argument("url", help="sensor URL: sim://, serial:///dev/ttyACM0, hwgrep://VID:PID, "
+                               "socket://host:port, replay://FILE, dgt:///dev/ttyACM0")
+    p.add_argument("--rig", help="rig file (TOML) or built-in rig name (standard, deadmans...)")
+    p.add_argument("--times", action="store_true", help="print the <ms> time column")
+    p.add_argument("--record", metavar="FILE", help="also write the events to FILE "
+                                                    "(EVENTS.md, replayable with replay://)")
+    p.add_argument("--timeout", type=float, default=None, metavar="S",
+                   help="stop after S seconds without an event (default: never)")
+    p.add_argument("--fast", action="store_true",
+                   help="replay:// files as fast as possible instead of in real time")
+    return p
+
+
+def sense_main(argv: list[str]) -> int:
+    """Run ``gravekeeper sense`` with ``argv`` (without the program name); return the exit
+    code: 0 at the end of the stream or on Ctrl-C, 2 on any error (printed as one line)."""
+    args = _parser().parse_args(argv)
+    options: dict[str, Any] = {}
+    if args.fast and args.url.startswith("replay://"):
+        options["speed"] = 0.0
+    if args.record:
+        options["record"] = args.record
+    try:
+        rig = load_rig(args.rig) if args.rig else None
+        with open_sensor(args.url, rig=rig, **options) as sensor:
+            for ev in sensor.events(timeout=args.timeout):
+                print(format_event(ev, args.times), flush=True)
+    except KeyboardInterrupt:
+        return 0
+    except BridgeError as exc:
+        print(f"gravekeeper sense: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+def main() -> None:
+    """Entry point for ``python -m firmware_bridge.cli``."""
+    sys.exit(sense_main(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""Open a sensor from a URL, pyserial style.
+
+=====================  ===========================================================
+URL                    sensor
+=====================  ===========================================================
+``sim://?opts``        a :class:`~firmware_bridge.sim.SimulatedBoard` behind a pty
+``serial:///dev/X``    a Gravekeeper board on a serial device (``?baud=115200``)
+``hwgrep://VID:PID``   the same, found by USB ids (pyserial's hwgrep)
+``socket://host:port`` the same, over TCP (e.g. ser2net)
+``loop://``            the driver over an in-process loopback (tests)
+``replay://PATH``      an EVENTS.md file (``?speed=0`` for as fast as possible)
+``dgt:///dev/X``       a DGT e-board (``dgt://sim`` for the built-in emulator)
+=====================  ===========================================================
+
+The scheme table maps names to ``"module:function"`` strings imported on first use, so
+importing this package opens nothing and loads no driver it does not need.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+from urllib.parse import parse_qsl
+
+from firmware_bridge.errors import BadSensorUrl, UnknownScheme
+from firmware_bridge.rig import Rig
+from firmware_bridge.sensor import Clock, Sensor
+
+#: scheme -> "module:builder"; each builder is ``(parsed, rig, clock, options) -> Sensor``.
+SCHEMES: Final[Mapping[str, str]] = {
+    "sim": "firmware_bridge.factory:_build_sim",
+    "serial": "firmware_bridge.factory:_build_serial",
+    "hwgrep": "firmware_bridge.factory:_build_serial",
+    "socket": "firmware_bridge.factory:_build_serial",
+    "loop": "firmware_bridge.factory:_build_loop",
+    "replay": "firmware_bridge.factory:_build_replay",
+    "dgt": "firmware_bridge.dgt:build_dgt",
+}
+
+
+@dataclass(frozen=True)
+class SensorUrl:
+    """A parsed sensor URL: ``scheme``, ``target`` (between ``://`` and ``?``), ``query``."""
+
+    url: str
+    scheme: str
+    target: str
+    query: Mapping[str, str]
+
+
+def parse_url(url: str) -> SensorUrl:
+    """Split a sensor URL.
+
+    Raises:
+        BadSensorUrl: no ``scheme://``.
+        UnknownScheme: a scheme not in :data:`SCHEMES`.
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep or not scheme:
+        raise BadSensorUrl(f"{url!r} is not a sensor URL (expected scheme://..., one of "
+                           f"{', '.join(s + '://' for s in SCHEMES)})")
+    scheme = scheme.lower()
+    if scheme not in SCHEMES:
+        raise UnknownScheme(f"{url!r}: unknown sensor scheme {scheme!r} (known: "
+                            f"{', '.join(SCHEMES)})")
+    target, _, query = rest.partition("?")
+    try:
+        pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
+    except ValueError:
+        raise BadSensorUrl(f"{url!r}: malformed query {query!r}") from None
+    return SensorUrl(url, scheme, target, dict(pairs))
+
+
+def make_sensor(url: str, *, rig: Rig | None = None, clock: Clock = time.monotonic,
+                **options: Any) -> Sensor:
+    """Build the sensor for ``url`` without opening it (see :func:`open_sensor`)."""
+    parsed = parse_url(url)
+    module_name, _, func_name = SCHEMES[parsed.scheme].partition(":")
+    builder: Callable[..., Sensor] = getattr(importlib.import_module(module_name), func_name)
+    return builder(parsed, rig, clock, options)
+
+
+def open_sensor(url: str, *, rig: Rig | None = None, clock: Clock = time.monotonic,
+                **options: Any) -> Sensor:
+    """Open the sensor named by ``url`` and return it, already delivering events.
+
+    ``rig`` maps the board's cells to squares (default: the built-in rig matching the board).
+    ``clock`` gives monotonic seconds (events' ``t_ms`` count from ``open``). Other keyword
+    options go to the driver, e.g. ``speed=0`` for ``replay://``, ``open_timeout=1.0`` for
+    boards, ``record=path`` to record every event to an EVENTS.md file.
+
+    Raises:
+        UnknownScheme, BadSensorUrl: the URL is not understood.
+        BoardNotFound: the device or file does not exist or cannot be opened.
+        SensorTimeout: the device opened but the board did not answer.
+        RigError: the rig is invalid or does not match the board.
+    """
+    record = options.pop("record", None)
+    sensor = make_sensor(url, rig=rig, clock=clock, **options)
+    if record is not None:
+        from firmware_bridge.recorder import EventRecorder
+
+        sensor.record_to(EventRecorder(record, header=f"recorded from {url}"))
+    return sensor.open()
+
+
+# -- builders (imported lazily through SCHEMES) ----------------------------------------------
+_BOARD_OPTIONS: Final = ("open_timeout", "ping_interval", "dead_after", "backoff",
+                         "wait_connected")
+
+
+def _board_options(parsed: SensorUrl, options: Mapping[str, Any]) -> dict[str, Any]:
+    for key in options:
+        if key not in _BOARD_OPTIONS:
+            raise BadSensorUrl(f"{parsed.url}: unknown option {key!r} for {parsed.scheme}:// "
+                               f"(known: {', '.join(_BOARD_OPTIONS)})")
+    return dict(options)
+
+
+def _build_serial(parsed: SensorUrl, rig: Rig | None, clock: Clock,
+                  options: Mapping[str, Any]) -> Sensor:
+    from firmware_bridge.board import BAUDRATE, BoardSensor, pyserial_factory
+
+    if parsed.scheme == "serial":
+        if not parsed.target:
+            raise BadSensorUrl(f"{parsed.url!r}: no device path (e.g. serial:///dev/ttyACM0)")
+        target, exclusive = parsed.target, True
+    else:
+        target = f"{parsed.scheme}://{parsed.target}"
+        exclusive = False
+    unknown = set(parsed.query) - {"baud"}
+    if unknown:
+        raise BadSensorUrl(f"{parsed.url!r}: unknown option {sorted(unknown)[0]!r} (known: baud)")
+    baud = _int_option(parsed, "baud", BAUDRATE)
+    factory = pyserial_factory(parsed.url, target, baudrate=baud, exclusive=exclusive)
+    return BoardSensor(parsed.url, factory, rig=rig, clock=clock,
+                       **_board_options(parsed, options))
+
+
+def _build_loop(parsed: SensorUrl, rig: Rig | None, clock: Clock,
+                options: Mapping[str, Any]) -> Sensor:
+    from firmware_bridge.board import LoopbackSensor
+
+    return LoopbackSensor(parsed.url, rig=rig, clock=clock, **_board_options(parsed, options))
+
+
+def _build_sim(parsed: SensorUrl, rig: Rig | None, clock: Clock,
+               options: Mapping[str, Any]) -> Sensor:
+    from firmware_bridge.sim import build_sim
+
+    if parsed.target not in ("", "board"):
+        raise BadSensorUrl(f"{parsed.url!r}: write sim://?options (got {parsed.target!r})")
+    return build_sim(parsed.url, parsed.query, rig, clock, _board_options(parsed, options))
+
+
+def _build_replay(parsed: SensorUrl, rig: Rig | None, clock: Clock,
+                  options: Mapping[str, Any]) -> Sensor:
+    from firmware_bridge.replay import ReplaySensor
+
+    if not parsed.target:
+        raise BadSensorUrl(f"{parsed.url!r}: no file (e.g. replay://game.events)")
+    unknown = (set(parsed.query) | set(options)) - {"speed", "wait"}
+    if unknown:
+        raise BadSensorUrl(f"{parsed.url!r}: unknown option {sorted(unknown)[0]!r} "
+                           "(known: speed)")
+    speed = options.get("speed", _float_option(parsed, "speed", 1.0))
+    if speed < 0:
+        raise BadSensorUrl(f"{parsed.url!r}: speed must be >= 0 (0 = as fast as possible)")
+    return ReplaySensor(parsed.url, parsed.target, speed=float(speed), clock=clock,
+                        wait=options.get("wait"))
+
+
+def _int_option(parsed: SensorUrl, key: str, default: int) -> int:
+    try:
+        return int(parsed.query.get(key, default))
+    except ValueError:
+        raise BadSensorUrl(f"{parsed.url!r}: {key} must be a whole number") from None
+
+
+def _float_option(parsed: SensorUrl, key: str, default: float) -> float:
+    try:
+        return float(parsed.query.get(key, default))
+    except ValueError:
+        raise BadSensorUrl(f"{parsed.url!r}: {key} must be a number") from None

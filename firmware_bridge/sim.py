@@ -1,0 +1,479 @@
+"""``sim://``: the reference firmware running as a virtual board behind a real pseudo-terminal.
+
+:class:`SimulatedBoard` runs :class:`~firmware_bridge.firmware.logic.Firmware` (the same code
+as on the Pico) in a thread, scanning a set of virtual reed switches, and talks through the
+master side of ``os.openpty()``. The host driver opens the slave side with pyserial, exactly as
+it opens ``/dev/ttyACM0``; :attr:`SimulatedBoard.port_path` is a symlink that survives
+:meth:`~SimulatedBoard.unplug`/:meth:`~SimulatedBoard.replug` (like a udev name).
+
+URL: ``sim://?variant=deadmans&start=standard&debounce=2`` with options
+
+- ``variant``: a built-in rig name (module layout and squares); or ``modules=main,hell``;
+- ``start``: ``standard`` (ranks 1, 2, 7, 8 of the main board; the default when the rig has
+  them), ``empty``, or a comma-separated list of squares;
+- ``debounce`` (scans, default 2), ``scan_ms`` (scan period, default 0.5), ``snapshot_ms``
+  (periodic snapshot, default 2000), ``leds`` (``0`` for a board without LEDs).
+
+The simulator behind a ``sim://`` sensor is ``sensor.simulator``::
+
+    with open_sensor("sim://?variant=standard") as sensor:
+        sensor.simulator.lift("e2"); sensor.simulator.place("e4")
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import random
+import select
+import shutil
+import tempfile
+import threading
+import time
+import tty
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final
+
+from firmware_bridge.board import BoardSensor, default_rig_for, pyserial_factory
+from firmware_bridge.errors import BadSensorUrl, BoardDisconnected, BridgeError, SensorTimeout
+from firmware_bridge.events import BUTTON_NAMES
+from firmware_bridge.firmware import proto
+from firmware_bridge.firmware.logic import Firmware
+from firmware_bridge.rig import Rig, builtin_rig
+from firmware_bridge.sensor import Clock
+
+_KINDS: Final = {"grid": proto.KIND_GRID, "ring": proto.KIND_RING, "strip": proto.KIND_STRIP}
+#: Squares occupied at the start of a chess game (main region).
+STANDARD_START: Final = frozenset(f"{f}{r}" for f in "abcdefgh" for r in "1278")
+
+Cell = tuple[int, int]  # (module index, cell index)
+Step = list[tuple[Cell, int]]  # raw switch assignments applied before one scan
+
+
+class SimulatedBoard:
+    """A virtual Gravekeeper board (see the module docstring). No I/O until :meth:`start`.
+
+    ``rig`` gives the module layout and the square under each cell; ``start`` the occupied
+    squares at power-up; ``debounce_scans`` is the firmware's N; ``scan_period`` is seconds
+    between scans while switches are settling; ``snapshot_period_ms`` the periodic snapshot.
+
+    Piece and button methods wait (up to ``timeout`` s) until the firmware has scanned and
+    debounced the change, so a test can act and then read the host's events; pass
+    ``wait=False`` to return at once.
+    """
+
+    def __init__(self, rig: Rig, *, start: Iterable[str] = (), debounce_scans: int = 2,
+                 scan_period: float = 0.0005, snapshot_period_ms: int = 2000,
+                 leds: bool = True, seed: int | None = None) -> None:
+        self.rig = rig
+        self.debounce_scans = debounce_scans
+        self.scan_period = scan_period
+        self.snapshot_period_ms = snapshot_period_ms
+        self.has_leds = leds
+        self._rng = random.Random(seed)
+        self._raw = [[0] * m.size for m in rig.modules]
+        for sq in start:
+            self._set_raw(self.cell(sq), 1)
+        self._lock = threading.Condition()
+        self._script: deque[Step] = deque()
+        self._commands: deque[Callable[[], None]] = deque()
+        self._scans = 0
+        self._leds = [[(0, 0, 0)] * m.size for m in rig.modules]
+        self.led_frames = 0
+        self._corrupt = 0
+        self.mute = False
+        self._master = self._slave = -1
+        self._wake_r = self._wake_w = -1
+        self._dir = ""
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._firmware: Firmware | None = None
+        self._boot_ms = 0.0
+
+    # -- geometry ---------------------------------------------------------------------------
+    def cell(self, square: str) -> Cell:
+        """(module index, cell index) under ``square``. Raises RigError if none."""
+        name, cell = self.rig.cell_of(square)
+        return [m.name for m in self.rig.modules].index(name), cell
+
+    def _set_raw(self, cell: Cell, value: int) -> None:
+        self._raw[cell[0]][cell[1]] = value
+
+    @property
+    def port_path(self) -> str:
+        """Path the host opens (a symlink to the current pty slave)."""
+        return os.path.join(self._dir, "tty")
+
+    @property
+    def plugged(self) -> bool:
+        """True while the virtual cable is in."""
+        return self._master >= 0
+
+    @property
+    def occupied(self) -> frozenset[str]:
+        """Squares whose switch is closed right now (raw, before debounce)."""
+        with self._lock:
+            return frozenset(sq for m, mod in enumerate(self.rig.modules)
+                             for c, sq in enumerate(mod.cells) if sq and self._raw[m][c])
+
+    @property
+    def leds(self) -> dict[str, tuple[int, int, int]]:
+        """The LED frame the host last latched: square -> RGB, lit squares only."""
+        with self._lock:
+            return {sq: rgb for m, mod in enumerate(self.rig.modules)
+                    for sq, rgb in zip(mod.cells, self._leds[m], strict=True)
+                    if sq and rgb != (0, 0, 0)}
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def start(self) -> SimulatedBoard:
+        """Create the pty, boot the firmware and start the board's thread. Returns self."""
+        self._dir = tempfile.mkdtemp(prefix="gk-sim-")
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)
+        self._plug()
+        self._thread = threading.Thread(target=self._run, name="sim board", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop the board's thread and remove the pty; idempotent."""
+        if self._stopping.is_set():
+            return
+        self._stopping.set()
+        self._wake()
+        if self._thread is not None:
+            self._thread.join(2.0)
+        self._unplug()
+        for fd in (self._wake_r, self._wake_w):
+            if fd >= 0:
+                os.close(fd)
+        self._wake_r = self._wake_w = -1
+        if self._dir:
+            shutil.rmtree(self._dir, ignore_errors=True)
+
+    def __enter__(self) -> SimulatedBoard:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo or line editing before the host configures the port
+        os.set_blocking(master, False)
+        link = self.port_path
+        tmp = link + ".new"
+        os.symlink(os.ttyname(slave), tmp)
+        os.replace(tmp, link)
+        self._master, self._slave = master, slave
+        self._boot_ms = time.monotonic() * 1000
+        self._firmware = Firmware(
+            [(m.name, _KINDS[m.kind], m.width, m.height) for m in self.rig.modules],
+            scan=self._scan, write=self._write, clock_ms=self._clock_ms,
+            show_leds=self._show_leds if self.has_leds else None,
+            debounce_scans=self.debounce_scans, snapshot_period_ms=self.snapshot_period_ms)
+        self._firmware.boot()
+
+    def _unplug(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.port_path)
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                os.close(fd)
+        self._master = self._slave = -1
+        self._firmware = None
+
+    # -- the board's thread -----------------------------------------------------------------
+    def _run(self) -> None:
+        next_scan = 0.0
+        while not self._stopping.is_set():
+            busy = bool(self._script) or (self._firmware is not None
+                                          and self._firmware.debouncer.settling)
+            now = time.monotonic()
+            timeout = max(0.0, next_scan - now) if busy else 0.05
+            fds = [self._wake_r] + ([self._master] if self._master >= 0 else [])
+            ready, _, _ = select.select(fds, [], [], timeout)
+            self._service(ready)
+            if time.monotonic() >= next_scan:
+                self._scan_once()
+                next_scan = time.monotonic() + self.scan_period
+
+    def _service(self, ready: list[int]) -> None:
+        if self._wake_r in ready:
+            with contextlib.suppress(BlockingIOError):
+                os.read(self._wake_r, 4096)
+        while self._commands:
+            self._commands.popleft()()
+        if self._master >= 0 and self._master in ready and self._firmware is not None:
+            try:
+                data = os.read(self._master, 4096)
+            except OSError:
+                data = b""  # the host has not opened the slave yet
+            if data:
+                self._firmware.receive(data)
+
+    def _scan_once(self) -> None:
+        with self._lock:
+            if self._script:
+                for (m, c), value in self._script.popleft():
+                    self._raw[m][c] = value
+        if self._firmware is not None:
+            self._firmware.poll()
+        with self._lock:
+            self._scans += 1
+            self._lock.notify_all()
+
+    def _scan(self) -> list[list[int]]:
+        with self._lock:
+            return [list(cells) for cells in self._raw]
+
+    def _clock_ms(self) -> int:
+        return int(time.monotonic() * 1000 - self._boot_ms)
+
+    def _write(self, data: bytes) -> None:
+        if self.mute or self._master < 0:
+            return
+        if self._corrupt > 0:
+            self._corrupt -= 1
+            buf = bytearray(data)
+            i = len(buf) // 2
+            buf[i] = 0x7F if buf[i] != 0x7F else 0x7E  # never 0: stays inside the frame
+            data = bytes(buf)
+        self._raw_write(data)
+
+    def _raw_write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                n = os.write(self._master, view)
+            except OSError as exc:
+                # A full pty buffer (host not reading) drops data, like a USB CDC device.
+                if exc.errno in (errno.EAGAIN, errno.EIO):
+                    return
+                raise
+            view = view[n:]
+
+    def _show_leds(self, module: int, colours: list[tuple[int, int, int]]) -> None:
+        with self._lock:
+            self._leds[module] = list(colours)
+            if module == len(self._leds) - 1:
+                self.led_frames += 1
+            self._lock.notify_all()
+
+    def _wake(self) -> None:
+        if self._wake_w >= 0:
+            with contextlib.suppress(BlockingIOError):
+                os.write(self._wake_w, b"x")
+
+    # -- driving the board ------------------------------------------------------------------
+    def _run_steps(self, steps: list[Step], wait: bool, timeout: float) -> None:
+        with self._lock:
+            if not self.plugged or self._thread is None:
+                # No power (or not started): the switches change, nobody scans them.
+                for step in steps:
+                    for cell, value in step:
+                        self._set_raw(cell, value)
+                return
+            self._script.extend(steps)
+            # The scan applying the last step counts as the first of the N debounce scans.
+            fw_scans = self._firmware.debouncer.scans if self._firmware else 1
+            target = self._scans + len(self._script) + fw_scans - 1
+        self._wake()
+        if wait:
+            self.wait_until(lambda: self._scans >= target, timeout)
+
+    def lift(self, square: str, *, wait: bool = True, timeout: float = 2.0) -> None:
+        """Open the switch under ``square`` (a piece was lifted)."""
+        self._run_steps([[(self.cell(square), 0)]], wait, timeout)
+
+    def place(self, square: str, *, wait: bool = True, timeout: float = 2.0) -> None:
+        """Close the switch under ``square`` (a piece was put down)."""
+        self._run_steps([[(self.cell(square), 1)]], wait, timeout)
+
+    def move(self, src: str, dst: str, *, wait: bool = True, timeout: float = 2.0) -> None:
+        """Lift ``src`` then place on ``dst``, each settled before the next."""
+        self.lift(src, wait=wait, timeout=timeout)
+        self.place(dst, wait=wait, timeout=timeout)
+
+    def set_occupied(self, squares: Iterable[str], *, wait: bool = True,
+                     timeout: float = 2.0) -> None:
+        """Make exactly ``squares`` occupied, in one scan."""
+        wanted = {self.cell(sq) for sq in squares}
+        step = [((m, c), int((m, c) in wanted)) for m, mod in enumerate(self.rig.modules)
+                for c in range(mod.size)]
+        self._run_steps([step], wait, timeout)
+
+    def bounce(self, square: str, flips: int = 4, *, settle: bool = True, wait: bool = True,
+               timeout: float = 2.0) -> None:
+        """Chatter the switch under ``square``: it flips on each of ``flips`` scans, then
+        rests toggled (``settle=True``: a bouncy lift or place) or back as it was."""
+        cell = self.cell(square)
+        with self._lock:
+            before = self._raw[cell[0]][cell[1]]
+        steps: list[Step] = [[(cell, before ^ 1 if i % 2 == 0 else before)]
+                             for i in range(flips)]
+        steps.append([(cell, before ^ 1 if settle else before)])
+        self._run_steps(steps, wait, timeout)
+
+    def press(self, button: str) -> None:
+        """Press a button (``clock-white``, ``clock-black``, ``confirm``, ``back``, ``roll``)."""
+        by_name = {name: index for index, name in self.rig.buttons.items()}
+        if button not in by_name and button not in BUTTON_NAMES:
+            raise ValueError(f"unknown button {button!r}")
+        index = by_name.get(button, BUTTON_NAMES.index(button) if button in BUTTON_NAMES
+                            else 0)
+        self._command(lambda fw: fw.button(index))
+
+    def roll(self, face: int) -> None:
+        """The die reader sees ``face`` (1..6)."""
+        if not 1 <= face <= 6:
+            raise ValueError("a die face is 1..6")
+        self._command(lambda fw: fw.die(face))
+
+    def _command(self, action: Callable[[Firmware], None], timeout: float = 2.0) -> None:
+        def run() -> None:
+            if self._firmware is not None:
+                action(self._firmware)
+
+        self._call(run, timeout)
+
+    def _call(self, fn: Callable[[], None], timeout: float = 2.0) -> None:
+        """Run ``fn`` on the board's thread (which owns the pty) and wait for it."""
+        if self._thread is None or self._stopping.is_set():
+            raise BoardDisconnected("the simulated board is not running")
+        done = threading.Event()
+
+        def run() -> None:
+            try:
+                fn()
+            finally:
+                done.set()
+
+        self._commands.append(run)
+        self._wake()
+        if not done.wait(timeout):
+            raise SensorTimeout("the simulated board did not run a command in time")
+
+    # -- faults -----------------------------------------------------------------------------
+    def inject_noise(self, data: bytes | int = 16) -> None:
+        """Send garbage bytes on the line (``data``, or that many random bytes)."""
+        noise = (bytes(self._rng.randrange(256) for _ in range(data)) if isinstance(data, int)
+                 else data)
+        self._call(lambda: self._raw_write(noise))
+
+    def corrupt_next(self, frames: int = 1) -> None:
+        """Damage one byte in each of the next ``frames`` frames the board sends."""
+        self._corrupt += frames
+
+    def unplug(self) -> None:
+        """Pull the cable: the pty closes (host reads fail) and the board loses power."""
+        self._call(self._unplug)
+
+    def replug(self) -> None:
+        """Plug the cable back: a new pty at the same :attr:`port_path`, the firmware reboots
+        (HELLO + boot snapshot of whatever is on the board now)."""
+        self._call(self._plug)
+
+    def configure(self, **changes: Any) -> None:
+        """Change ``debounce_scans`` or ``snapshot_period_ms`` on the running firmware."""
+        def apply(fw: Firmware) -> None:
+            fw.debouncer.scans = changes.get("debounce_scans", fw.debouncer.scans)
+            fw.snapshot_period_ms = changes.get("snapshot_period_ms", fw.snapshot_period_ms)
+
+        self._command(apply)
+
+    # -- waiting ----------------------------------------------------------------------------
+    def wait_until(self, predicate: Callable[[], bool], timeout: float = 2.0) -> None:
+        """Wait until ``predicate()`` (checked after every scan and LED frame) is true.
+
+        Raises:
+            SensorTimeout: still false after ``timeout`` seconds.
+        """
+        with self._lock:
+            if not self._lock.wait_for(predicate, timeout):
+                raise SensorTimeout(f"simulated board: condition not met within {timeout:g} s")
+
+
+class SimSensor(BoardSensor):
+    """A :class:`BoardSensor` that owns and drives a :class:`SimulatedBoard` (``simulator``)."""
+
+    def __init__(self, url: str, simulator: SimulatedBoard, *, rig: Rig | None = None,
+                 clock: Clock = time.monotonic, **options: Any) -> None:
+        super().__init__(url, pyserial_factory(url, ""), rig=rig, clock=clock, **options)
+        self.simulator = simulator
+
+    def _open(self) -> None:
+        self.simulator.start()
+        self._port_factory = pyserial_factory(self.url, self.simulator.port_path)
+        super()._open()
+
+    def _close(self) -> None:
+        super()._close()
+        self.simulator.stop()
+
+
+SIM_OPTIONS: Final = ("variant", "modules", "start", "debounce", "scan_ms", "snapshot_ms",
+                      "leds", "seed")
+
+
+def build_sim(url: str, options: Mapping[str, str], rig: Rig | None, clock: Clock,
+              sensor_options: Mapping[str, Any]) -> SimSensor:
+    """Build (not open) the sensor for a ``sim://`` URL; see the module docstring.
+
+    Raises:
+        BadSensorUrl: an unknown or malformed option.
+        RigError: an unknown variant or module layout.
+    """
+    for key in options:
+        if key not in SIM_OPTIONS:
+            raise BadSensorUrl(f"{url}: unknown sim option {key!r} (known: "
+                               f"{', '.join(SIM_OPTIONS)})")
+    board_rig = rig or _sim_rig(options)
+    sim = SimulatedBoard(
+        board_rig, start=_start_squares(url, options.get("start"), board_rig),
+        debounce_scans=_num(url, options, "debounce", 2, int),
+        scan_period=_num(url, options, "scan_ms", 0.5, float) / 1000.0,
+        snapshot_period_ms=_num(url, options, "snapshot_ms", 2000, int),
+        leds=options.get("leds", "1") not in ("0", "false", "no"),
+        seed=_num(url, options, "seed", 0, int))
+    return SimSensor(url, sim, rig=board_rig, clock=clock, **sensor_options)
+
+
+def _sim_rig(options: Mapping[str, str]) -> Rig:
+    if "variant" in options:
+        return builtin_rig(options["variant"])
+    if "modules" in options:
+        return default_rig_for(options["modules"].split(","))
+    return builtin_rig("standard")
+
+
+def _start_squares(url: str, start: str | None, rig: Rig) -> frozenset[str]:
+    if start is None:
+        return STANDARD_START if STANDARD_START <= rig.squares else frozenset()
+    if start == "standard":
+        return STANDARD_START & rig.squares
+    if start == "empty":
+        return frozenset()
+    squares = frozenset(s for s in start.split(",") if s)
+    unknown = squares - rig.squares
+    if unknown:
+        raise BadSensorUrl(f"{url}: start squares not on the board: {', '.join(sorted(unknown))}")
+    return squares
+
+
+def _num(url: str, options: Mapping[str, str], key: str, default: Any,
+         typ: Callable[[str], Any]) -> Any:
+    if key not in options:
+        return default
+    try:
+        value = typ(options[key])
+    except ValueError:
+        raise BadSensorUrl(f"{url}: option {key}={options[key]!r} is not a number") from None
+    if value < 0 or (key == "debounce" and value < 1):
+        raise BadSensorUrl(f"{url}: option {key}={options[key]!r} is out of range")
+    return value
+
+
+__all__ = ["SimulatedBoard", "SimSensor", "build_sim", "BridgeError"]
