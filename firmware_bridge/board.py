@@ -15,17 +15,16 @@ skipped, and emits ``Occupied`` if the board's state then differs from the event
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
 from typing import Any, Final
 
 import serial
 
-from firmware_bridge.errors import BoardNotFound, BridgeError, LedsNotSupported, RigError
-from firmware_bridge.events import BUTTON_NAMES, Button, Die, Lift, LinkState, Occupied, Place
+from firmware_bridge.errors import BridgeError, LedsNotSupported, RigError, SensorTimeout
+from firmware_bridge.events import BUTTON_NAMES, Button, Die, Lift, Occupied, Place
 from firmware_bridge.firmware import proto
 from firmware_bridge.firmware.framing import Frame, FrameDecoder, encode_frame, seq_gap
+from firmware_bridge.link import READ_TICK, LinkedSensor, PortFactory, pyserial_factory
 from firmware_bridge.messages import (
     ButtonPressed,
     Changes,
@@ -36,36 +35,12 @@ from firmware_bridge.messages import (
     decode_message,
 )
 from firmware_bridge.rig import BUILTIN_RIGS, Rig, builtin_rig
-from firmware_bridge.sensor import Clock, LedFrame, Sensor, StoppableThread
-
-#: Opens the transport and returns an open pyserial-like port (``read``, ``write``,
-#: ``in_waiting``, ``close``); raises BoardNotFound when it cannot.
-PortFactory = Callable[[], Any]
+from firmware_bridge.sensor import Clock, LedFrame
 
 #: Default baud rate of the board's USB CDC link (ignored by USB CDC, used by UART bridges).
 BAUDRATE: Final = 115200
-#: Seconds a blocking read waits before the reader does its housekeeping.
-READ_TICK: Final = 0.05
 
-
-def pyserial_factory(url: str, target: str, *, baudrate: int = BAUDRATE,
-                     exclusive: bool = False) -> PortFactory:
-    """A :data:`PortFactory` opening ``target`` with ``serial.serial_for_url``.
-
-    ``url`` is the sensor URL, used in error messages.
-    """
-
-    def open_port() -> Any:
-        kwargs: dict[str, Any] = {"baudrate": baudrate, "timeout": READ_TICK,
-                                  "write_timeout": 1.0}
-        if exclusive:
-            kwargs["exclusive"] = True
-        try:
-            return serial.serial_for_url(target, **kwargs)
-        except (serial.SerialException, OSError, ValueError) as exc:
-            raise BoardNotFound(f"{url}: cannot open the board: {exc}") from exc
-
-    return open_port
+__all__ = ["BAUDRATE", "BoardSensor", "LoopbackSensor", "default_rig_for", "pyserial_factory"]
 
 
 def default_rig_for(module_names: list[str]) -> Rig:
@@ -82,7 +57,7 @@ def default_rig_for(module_names: list[str]) -> Rig:
                    "pass a rig file (--rig)")
 
 
-class BoardSensor(Sensor):
+class BoardSensor(LinkedSensor):
     """Sensor for a board speaking the Gravekeeper protocol over ``port_factory``.
 
     ``rig`` maps cells to squares (default: the built-in rig matching the modules the board
@@ -97,23 +72,10 @@ class BoardSensor(Sensor):
     supports_leds = True
 
     def __init__(self, url: str, port_factory: PortFactory, *, rig: Rig | None = None,
-                 clock: Clock = time.monotonic, open_timeout: float = 3.0,
-                 ping_interval: float = 0.5, dead_after: float = 2.0,
-                 backoff: tuple[float, float] = (0.05, 1.0), wait_connected: bool = True) -> None:
-        super().__init__(url, clock=clock)
-        self._port_factory = port_factory
+                 clock: Clock = time.monotonic, **options: Any) -> None:
+        super().__init__(url, port_factory, clock=clock, **options)
         self._rig = rig
-        self.open_timeout = open_timeout
-        self.ping_interval = ping_interval
-        self.dead_after = dead_after
-        self._backoff = backoff
-        self._wait_connected = wait_connected
-        self._wlock = threading.RLock()
-        self._port: Any = None
         self._tx_seq = 0
-        self._thread: StoppableThread | None = None
-        self._first_sync = threading.Event()
-        self._open_error: BridgeError | None = None
         self._pending_leds: LedFrame | None = None
         self._reset_link_state()
         #: Counters for diagnostics: frames lost (sequence gaps), corrupted frames, unknown
@@ -121,6 +83,7 @@ class BoardSensor(Sensor):
         self.stats = {"lost": 0, "corrupt": 0, "unknown": 0, "echo": 0, "resyncs": 0}
 
     def _reset_link_state(self) -> None:
+        super()._reset_link_state()
         self._decoder = FrameDecoder()
         self._hello: Hello | None = None
         self._squares: list[list[str | None]] = []
@@ -128,113 +91,27 @@ class BoardSensor(Sensor):
         self._occupied: set[str] = set()
         self._synced = False
         self._rx_seq: int | None = None
-        now = self._clock()
-        self._since = now
-        self._last_heard = now
         self._last_request = -1e9
         self._last_resync = -1e9
         self._want_snapshot = False
-        self._last_ping = now
 
-    # -- lifecycle --------------------------------------------------------------------------
-    def _open(self) -> None:
-        self._connect()  # the first attempt raises: a bad URL must fail at once
-        self._thread = StoppableThread(f"reader {self.url}", self._run, self._stop)
-        self._thread.start()
-        if not self._wait_connected:
-            return
-        if not self._first_sync.wait(self.open_timeout + 0.5):
-            raise self._no_answer_error()
-        if self._open_error is not None:
-            raise self._open_error
+    # -- protocol hooks called by the reader thread --------------------------------------
+    def _on_port_open(self) -> None:
+        self._request(proto.HELLO_REQUEST)
 
     def _no_answer_error(self) -> BridgeError:
-        from firmware_bridge.errors import SensorTimeout
-
         d = self._decoder
         return SensorTimeout(
             f"{self.url}: no answer from the board within {self.open_timeout:g} s "
             f"({d.frames} valid frames, {d.bad} bad; is it a Gravekeeper board?)")
 
-    def _close(self) -> None:
-        if self._thread is not None:
-            self._stop.set()
-            port = self._port
-            if port is not None and hasattr(port, "cancel_read"):
-                try:
-                    port.cancel_read()  # wake a blocked read at once
-                except (serial.SerialException, OSError):
-                    pass
-            self._thread.stop()
-        self._disconnect()
-
-    # -- reader thread ----------------------------------------------------------------------
-    def _run(self, stop: threading.Event) -> None:
-        delay = self._backoff[0]
-        while not stop.is_set():
-            if self._port is None:
-                if self._try_connect():
-                    delay = self._backoff[0]
-                else:
-                    stop.wait(delay)  # backoff, interrupted by close()
-                    delay = min(delay * 2, self._backoff[1])
-                continue
-            self._pump()
-
-    def _try_connect(self) -> bool:
-        try:
-            self._connect()
-        except BridgeError as exc:
-            self._set_status(detail=str(exc))
-            return False
-        return True
-
-    def _connect(self) -> None:
-        port = self._port_factory()
-        with self._wlock:
-            self._port = port
-        self._reset_link_state()
-        self._request(proto.HELLO_REQUEST)
-
-    def _disconnect(self) -> None:
-        with self._wlock:
-            port, self._port = self._port, None
-        if port is not None:
-            try:
-                port.close()
-            except (serial.SerialException, OSError):
-                pass
-
-    def _drop(self, reason: str) -> None:
-        """The link is lost: close the port, tell consumers, let `_run` reconnect."""
-        self._disconnect()
-        if self._stop.is_set():
-            return
-        was_connected = self.link.state == "connected"
-        self._set_status(state="reconnecting" if self._first_sync.is_set() else "connecting",
-                         detail=reason)
-        if was_connected:
-            self._emit(LinkState(self._now_ms(), "reconnecting", reason))
-
-    def _pump(self) -> None:
-        port = self._port
-        try:
-            data = port.read(max(1, port.in_waiting))
-        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
-            # TypeError/AttributeError: pyserial internals after a concurrent close().
-            self._drop(f"read failed: {exc}")
-            return
-        now = self._clock()
-        if data:
-            self._last_heard = now
-            self._set_status(last_heard=now)
-            bad = self._decoder.bad + self._decoder.overruns
-            for frame in self._decoder.feed(data):
-                self._on_frame(frame)
-            if self._decoder.bad + self._decoder.overruns > bad:
-                self.stats["corrupt"] += self._decoder.bad + self._decoder.overruns - bad
-                self._resync()
-        self._housekeeping(now)
+    def _on_bytes(self, data: bytes) -> None:
+        bad = self._decoder.bad + self._decoder.overruns
+        for frame in self._decoder.feed(data):
+            self._on_frame(frame)
+        if self._decoder.bad + self._decoder.overruns > bad:
+            self.stats["corrupt"] += self._decoder.bad + self._decoder.overruns - bad
+            self._resync()
 
     def _housekeeping(self, now: float) -> None:
         if self._port is None:
@@ -323,14 +200,6 @@ class BoardSensor(Sensor):
                            f"{', '.join(map(repr, missing))} (it has {', '.join(names)})")
         return out
 
-    def _fatal(self, error: BridgeError) -> None:
-        if not self._first_sync.is_set():
-            self._open_error = error
-            self._first_sync.set()
-        else:
-            self._finish(error)
-        self._stop.set()
-
     def _snapshot_squares(self, snap: Snapshot) -> set[str]:
         out: set[str] = set()
         for cells, states in zip(self._squares, snap.modules, strict=False):
@@ -353,14 +222,7 @@ class BoardSensor(Sensor):
         self._on_synced()
 
     def _on_synced(self) -> None:
-        if self._first_sync.is_set():
-            status = self._set_status(state="connected", detail="",
-                                      reconnects=self.link.reconnects + 1)
-            self._emit(LinkState(self._now_ms(), "connected",
-                                 f"reconnect #{status.reconnects}"))
-        else:
-            self._set_status(state="connected", detail="")
-            self._first_sync.set()
+        self._mark_connected()
         if self._pending_leds is not None:
             self._write_leds(self._pending_leds)
 
@@ -408,11 +270,7 @@ class BoardSensor(Sensor):
                 return False
             data = encode_frame(msg_type, self._tx_seq, payload)
             self._tx_seq = (self._tx_seq + 1) & 0xFF
-            try:
-                self._port.write(data)
-            except (serial.SerialException, OSError, TypeError, AttributeError):
-                return False
-            return True
+            return self._write(data)
 
     def request_snapshot(self) -> None:
         """Ask the board for a full snapshot (``Occupied`` follows if anything differs)."""
