@@ -129,11 +129,16 @@ def play_and_compare(seed: int, max_plies: int = 300) -> int:
     return max_plies
 
 
+PLAYOUT_GAMES = int(os.environ.get("GRAVEKEEPER_PLAYOUTS_STANDARD", "2000"))
+CHUNKS = 8  # so that parallel test workers share the 2,000 games
+
+
 @pytest.mark.slow
-def test_random_playouts_match_python_chess_at_every_ply() -> None:
-    games = int(os.environ.get("GRAVEKEEPER_PLAYOUTS_STANDARD", "2000"))
-    plies = sum(play_and_compare(seed) for seed in range(games))
-    assert plies > games * 50  # the games really were played
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_playouts_match_python_chess_at_every_ply(chunk: int) -> None:
+    seeds = range(chunk, PLAYOUT_GAMES, CHUNKS)
+    plies = sum(play_and_compare(seed) for seed in seeds)
+    assert plies > len(seeds) * 50  # the games really were played
 
 
 def test_playout_states_round_trip() -> None:
