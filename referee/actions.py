@@ -19,10 +19,11 @@ END: Final = "end"          # Zombie Chess: end a horde turn
 ASSIGN: Final = "assign"    # Masquerade: value "white:KR,QK,RN,BB,NQ"
 DEPART: Final = "depart"    # Afterlife: leave Limbo (optional departure)
 DROP: Final = "drop"        # Afterlife: the owner's choice of a Twelve-Hours cell (to)
+PROMOTE: Final = "promote"  # Zombie Chess: the owner's piece for a revealed pawn (to, promo)
 RESIGN: Final = "resign"
 DRAW: Final = "draw"        # agreed draw
 
-CHOICE_KINDS: Final = (HOME, SPAWN, BURY, DROP)
+CHOICE_KINDS: Final = (HOME, SPAWN, BURY, DROP, PROMOTE)
 META_KINDS: Final = (RESIGN, DRAW)
 
 
@@ -52,7 +53,7 @@ def move(frm: int, to: int, promo: str = "", rise: int = -1) -> Action:
 
 
 def choice(kind: str, square: int, promo: str = "") -> Action:
-    """A choice action (``home=``, ``spawn=``, ``bury=``, ``drop=``)."""
+    """A choice action (``home=``, ``spawn=``, ``bury=``, ``drop=``, ``promote=``)."""
     return Action(kind, -1, square, promo)
 
 

@@ -27,7 +27,7 @@ _UCI = re.compile(r"^(?P<frm>[a-z]\d)(?P<to>[a-z]\d)(?P<promo>[a-z])?(?:=(?P<pro
 _SIMPLE = {"pass": A.PASS, "end": A.END, "depart": A.DEPART, "resign": A.RESIGN,
            "draw": A.DRAW, "roll": A.ROLL}
 _CHOICE = re.compile(
-    r"^(?P<kind>home|spawn|bury|drop)\s*=\s*(?P<sq>[a-z0-9:]+)(?:=(?P<promo>[a-z]))?$"
+    r"^(?P<kind>home|spawn|bury|drop|promote)\s*=\s*(?P<sq>[a-z0-9:]+)(?:=(?P<promo>[a-z]))?$"
 )
 _CASTLE = re.compile(r"^[o0]-[o0](?P<long>-[o0])?[+#]?$")
 ASSIGN_ROWS = "KQRBN"

@@ -38,7 +38,10 @@ class TerminalGame:
         legal = self.game.legal()
         if legal and legal[0].kind != "move":
             who = COLOUR_NAMES[self.game.state.to_act].capitalize()
-            self.say(f"{who} chooses: " + " ".join(self.game.legal_texts()))
+            if self.game.variant.legal_is_public(self.game.state):
+                self.say(f"{who} chooses: " + " ".join(self.game.legal_texts()))
+            else:  # the choices would show a secret on the shared screen
+                self.say(f"{who} chooses in secret ({legal[0].kind}=...)")
 
     def handle(self, line: str) -> bool:
         """Process one input line; returns False when the player wants to stop."""
@@ -49,7 +52,8 @@ class TerminalGame:
         if word in ("quit", "exit", "q"):
             return False
         commands = {"help": lambda: self.say(HELP), "legal": self._legal, "undo": self._undo,
-                    "position": lambda: self.say(self.game.variant.position(self.game.state)),
+                    "position": lambda: self.say(
+                        self.game.variant.position(self.game.state, private=False)),
                     "pgn": self._pgn, "board": self.show}
         if word in commands:
             commands[word]()
@@ -60,11 +64,14 @@ class TerminalGame:
         return True
 
     def _legal(self) -> None:
+        if not self.game.variant.legal_is_public(self.game.state):
+            self.say("(the legal actions depend on a secret and are not shown here)")
+            return
         self.say(" ".join(sorted(self.game.legal_texts())) or "(no legal action: game over)")
 
     def _undo(self) -> None:
         try:
-            self.say(f"took back {self.game.undo().text}")
+            self.say(f"took back {self.game.variant.public_action_text(self.game.undo().action)}")
             self.show()
         except RefereeError as err:
             self.say(f"error: {err}")
@@ -91,7 +98,8 @@ class TerminalGame:
         except RefereeError as err:
             self.say(f"refused: {err}")
             return
-        self.say(f"{COLOUR_NAMES[played.actor]}: {played.text}")
+        shown = self.game.variant.public_action_text(played.action)
+        self.say(f"{COLOUR_NAMES[played.actor]}: {shown}")
         for event in played.events:
             if visible_to(event, None):  # one shared terminal: public events only
                 self.say(f"  {event.text}")

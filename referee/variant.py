@@ -201,6 +201,22 @@ class Variant(ABC):
         """A state from :meth:`position` text. Raises RecordError for bad text."""
         raise NotImplementedError(f"{self.name}: position notation not implemented")
 
+    def public_action_text(self, action: Action) -> str:
+        """How ``action`` is shown to everyone (a shared screen, the public move list).
+
+        Variants with secret actions (a Zombie Chess burial square) hide the secret part here;
+        records keep the canonical :meth:`format_action` text.
+        """
+        return self.format_action(action)
+
+    def legal_is_public(self, state: State) -> bool:
+        """Whether the legal actions of ``state`` may be listed on a shared screen.
+
+        False when they depend on the actor's secrets (Zombie Chess burials): the list would
+        tell the opponent what only the actor may know.
+        """
+        return True
+
     def render(self, state: State, viewer: int | None = None) -> str:
         """A text drawing of every region for the terminal, as ``viewer`` may see it."""
         raise NotImplementedError
