@@ -1,0 +1,470 @@
+"""Move inference: from what the sensors saw to the referee's actions.
+
+The board reports lifts and places in any order, with bounce, brushed squares and hesitations.
+:class:`MoveInference` turns that into actions of the variant being played, or says clearly
+that the board shows no legal outcome and what must be put right. It never changes the game on
+a board it does not understand.
+
+How it works:
+
+* **Settling.** Sensor events update the observed occupancy at once, but the board is judged
+  only after it has been still for ``settle_ms`` (event time, so a replayed file behaves as it
+  did live). DGT-style reordering and switch bounce inside that window do not matter.
+* **Prediction.** For the current state every legal action is applied with the engine, followed
+  by the *physical* choices that come with it (a Hell home, a ghost cell, a Twelve-Hours cell:
+  the square where the piece is put down is the choice). Each such sequence is a
+  :class:`Candidate`: the occupancy it leads to, the squares the player must have handled, and
+  the *consequence* squares the referee changes on its own (a zombie rising, a castling rook, an
+  en passant victim, a single Hell home): those do not hold up recognition; the referee asks for
+  them afterwards (guided correction).
+* **Matching.** A candidate matches when the settled occupancy equals its prediction outside the
+  consequence squares, every square whose piece changed without a change of occupancy (the
+  victim of a capture) was lifted during the turn, and piece letters agree where the sensor
+  reports them. One match is accepted; candidates that differ only by promotion piece are
+  resolved by the sensor's letter, by buttons, or default to the first choice (a queen).
+* **Provisional moves.** A match that is the first half of a larger candidate (a rook move that
+  starts a rook-first castling) is held until the player goes on, the opponent starts, or
+  ``provisional_ms`` of stillness pass.
+* **Errors.** A settled board with a piece where none may be is reported once: an illegal move
+  with the engine's reason, or the squares to empty and fill to get back to the last good state.
+
+The class holds no game: the owner passes the current state in and applies what comes out.
+Squares are the variant layout's global indices; letters are NOTATION.md piece letters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from referee import actions as A
+from referee.actions import Action
+from referee.state import State
+from referee.variant import Variant
+
+#: Choices made by putting a piece down (the square is the choice).
+PHYSICAL_CHOICES = frozenset({A.HOME, A.SPAWN, A.DROP})
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One legal way the turn can end on the board.
+
+    Attributes:
+        actions: the actions, in order (a move, then any physical choices).
+        after: the state they lead to.
+        expect: occupied sensed squares afterwards.
+        fixed: ``expect`` without the consequence squares (what the player must have done).
+        free: consequence squares (the referee asks for them after recognising the move).
+        touch: squares whose piece changes while staying occupied: must have been lifted.
+        player: squares the player handles (origins, destinations, choice squares).
+        letters: piece letters on the player's squares afterwards (for identity sensors).
+    """
+
+    actions: tuple[Action, ...]
+    after: State
+    expect: frozenset[int]
+    fixed: frozenset[int]
+    free: frozenset[int]
+    touch: frozenset[int]
+    player: frozenset[int]
+    letters: tuple[tuple[int, str], ...]
+
+    def matches(self, observed: frozenset[int], turn: _Turn, letters: dict[int, str],
+                slack: frozenset[int] = frozenset()) -> bool:
+        """Whether a settled board (``observed``, with ``turn``'s history) fits this candidate."""
+        free = self.free | (slack - self.player)
+        if observed - free != self.fixed - free:
+            return False
+        if self.touch and not turn.refilled_after(self.touch, self.actions[0].frm):
+            return False
+        return all(letters.get(sq, letter) == letter for sq, letter in self.letters)
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """Actions the board shows were made; the owner applies them in order."""
+
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The settled board shows no legal outcome.
+
+    ``kind`` is ``illegal`` (a move the rules refuse; ``reason`` says why) or ``unknown``.
+    ``to_empty`` / ``to_fill`` are the squares that would bring back the last good position.
+    """
+
+    kind: str
+    text: str
+    to_empty: tuple[int, ...]
+    to_fill: tuple[int, ...]
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Correction:
+    """After a recognised action, what the players still have to do on the board."""
+
+    to_empty: tuple[int, ...]
+    to_fill: tuple[int, ...]
+    swap: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class BoardGood:
+    """The board matches the game again (after a problem or a correction)."""
+
+
+@dataclass(frozen=True)
+class PromotionPending:
+    """A pawn promoted but the sensor cannot tell into what: ``options`` (first = default)."""
+
+    square: int
+    options: tuple[str, ...]
+
+
+Decision = Recognised | Problem | Correction | BoardGood | PromotionPending
+
+
+@dataclass
+class _Turn:
+    """What happened on the board since the last accepted action.
+
+    ``first_lift`` / ``last_place`` give, per square, the sequence number of its first lift and
+    its last place in this turn: a captured piece's square must be lifted and then filled again
+    after the capturer left its own square (a bounce there earlier does not count).
+    """
+
+    first_lift: dict[int, int] = field(default_factory=dict)
+    last_place: dict[int, int] = field(default_factory=dict)
+    seq: int = 0
+    reported: set[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=set)
+
+    def lifted(self, sq: int) -> None:
+        self.seq += 1
+        self.first_lift.setdefault(sq, self.seq)
+
+    def placed(self, sq: int) -> None:
+        self.seq += 1
+        self.last_place[sq] = self.seq
+
+    def refilled_after(self, squares: frozenset[int], origin: int) -> bool:
+        """Every square was lifted, then filled again after ``origin`` was first lifted."""
+        start = self.first_lift.get(origin, 0)
+        return all(sq in self.first_lift and self.last_place.get(sq, -1) > start
+                   for sq in squares)
+
+    def carry_over(self) -> _Turn:
+        """A fresh turn that remembers the lifts and places of this one."""
+        return _Turn(dict(self.first_lift), dict(self.last_place), self.seq)
+
+
+class MoveInference:
+    """Recognises a variant's actions from sensor events.
+
+    Args:
+        variant: the rules.
+        state: the game's current state (update with :meth:`set_state` after applying actions).
+        sensed: squares the sensor covers (default: all squares of the layout).
+        settle_ms: stillness before the board is judged, in milliseconds of event time.
+        provisional_ms: how long a move that may be the first half of another is held.
+        confirm_with_clock: recognise moves only when the mover presses its clock button.
+    """
+
+    def __init__(self, variant: Variant, state: State, *, sensed: Iterable[int] | None = None,
+                 settle_ms: int = 150, provisional_ms: int = 1500,
+                 confirm_with_clock: bool = False) -> None:
+        self.variant = variant
+        self.state = state
+        self.sensed = frozenset(range(variant.layout.size) if sensed is None else sensed)
+        self.settle_ms = settle_ms
+        self.provisional_ms = provisional_ms
+        self.confirm_with_clock = confirm_with_clock
+        self.observed = self.expected_occupancy(state)
+        self.letters: dict[int, str] = {}
+        self._turn = _Turn()
+        self._last_event_ms: int | None = None
+        self._dirty = False
+        self._provisional: tuple[Candidate, list[Candidate], int] | None = None
+        self._outstanding: frozenset[int] = frozenset()
+        self._promotion: tuple[list[Candidate], int] | None = None
+        self._in_problem = False
+
+    # ------------------------------------------------------------------ state from the owner
+
+    def expected_occupancy(self, state: State) -> frozenset[int]:
+        """Sensed squares occupied in ``state``."""
+        board = state.board
+        return frozenset(sq for sq in self.sensed if board[sq])
+
+    def set_state(self, state: State) -> None:
+        """The owner applied actions (or took one back): judge the board against ``state``."""
+        self.state = state
+
+    # ------------------------------------------------------------------ input
+
+    def lift(self, t_ms: int, sq: int) -> list[Decision]:
+        """A square became empty."""
+        out = self._advance(t_ms)
+        self.observed = self.observed - {sq}
+        self.letters.pop(sq, None)
+        self._turn.lifted(sq)
+        self._dirty = True
+        return out
+
+    def place(self, t_ms: int, sq: int, letter: str | None = None) -> list[Decision]:
+        """A square became occupied (``letter`` when the sensor knows the piece)."""
+        out = self._advance(t_ms)
+        self.observed = self.observed | {sq}
+        self._turn.placed(sq)
+        if letter:
+            self.letters[sq] = letter
+        self._dirty = True
+        return out
+
+    def snapshot(self, t_ms: int, squares: Iterable[int]) -> list[Decision]:
+        """A full snapshot (after a reconnect): exactly ``squares`` are occupied."""
+        out = self._advance(t_ms)
+        new = frozenset(squares) & self.sensed
+        for sq in sorted(self.observed - new):
+            self._turn.lifted(sq)
+        for sq in sorted(new - self.observed):
+            self._turn.placed(sq)
+        self.observed = new
+        self._dirty = True
+        return out
+
+    def tick(self, now_ms: int) -> list[Decision]:
+        """Time passed without events (live sensors call this a few times a second)."""
+        return self._advance(now_ms)
+
+    def flush(self) -> list[Decision]:
+        """The stream ended: judge what is on the board now, accept held moves."""
+        out = self._judge() if self._dirty else []
+        return out + self._confirm_held()
+
+    def clock_pressed(self, colour: int) -> list[Decision]:
+        """A player pressed its clock: confirms a held move, or ends a zombie horde / passes."""
+        out = self.flush()
+        if out or colour != self.state.to_act:
+            return out
+        legal = self.variant.legal_actions(self.state)
+        for kind in (A.END, A.PASS):
+            if A.simple(kind) in legal:
+                return [Recognised((A.simple(kind),))]
+        return []
+
+    def promotion_button(self, name: str) -> list[Decision]:
+        """``back`` cycles the pending promotion piece, ``confirm`` takes it."""
+        if self._promotion is None:
+            return []
+        options, index = self._promotion
+        if name == "back":
+            self._promotion = (options, (index + 1) % len(options))
+            cand = options[(index + 1) % len(options)]
+            return [PromotionPending(cand.actions[0].to, self._promo_letters(options))]
+        if name == "confirm":
+            return self._accept(options[index])
+        return []
+
+    def die(self, face: str) -> list[Decision]:
+        """A physical die was read: a roll, if rolling is legal now."""
+        action = self.variant.normalize(self.state, A.simple(A.ROLL, face))
+        if self.variant.is_legal(self.state, action):
+            return [Recognised((action,))]
+        return []
+
+    # ------------------------------------------------------------------ judging
+
+    def _advance(self, now_ms: int) -> list[Decision]:
+        out: list[Decision] = []
+        last = self._last_event_ms
+        if last is not None and now_ms - last >= self.settle_ms and self._dirty:
+            out += self._judge()
+        if self._provisional is not None and now_ms >= self._provisional[2]:
+            out += self._confirm_held()
+        self._last_event_ms = now_ms if last is None else max(last, now_ms)
+        return out
+
+    def _judge(self) -> list[Decision]:
+        """The board is settled: accept, hold, report or wait."""
+        self._dirty = False
+        if self._promotion is not None:
+            # Any further change on the board takes the default promotion piece.
+            out = self._accept(self._promotion[0][self._promotion[1]])
+            return out + self._judge_again()
+        if self._provisional is not None:
+            return self._judge_provisional()
+        if self.confirm_with_clock:
+            return self._check_problem()
+        return self._judge_fresh()
+
+    def _judge_again(self) -> list[Decision]:
+        self._dirty = True
+        return self._judge()
+
+    def _judge_fresh(self) -> list[Decision]:
+        matches = self._matches(self.state)
+        if not matches:
+            return self._check_problem()
+        if len(matches) > 1:
+            return self._ambiguous(matches)
+        cand = matches[0]
+        alternatives = self._extensions(cand)
+        if alternatives:
+            deadline = (self._last_event_ms or 0) + self.provisional_ms
+            self._provisional = (cand, alternatives, deadline)
+            return []
+        return self._accept(cand)
+
+    def _judge_provisional(self) -> list[Decision]:
+        assert self._provisional is not None
+        held, alternatives, deadline = self._provisional
+        for cand in alternatives:
+            if cand.matches(self.observed, self._turn, self.letters, self._outstanding):
+                self._provisional = None
+                return self._accept(cand)
+        if held.matches(self.observed, self._turn, self.letters, self._outstanding):
+            return []  # still the held move: keep waiting for the player to go on
+        out = self._confirm_held()
+        return out + self._judge_again()
+
+    def _confirm_held(self) -> list[Decision]:
+        if self._provisional is None:
+            return []
+        held = self._provisional[0]
+        self._provisional = None
+        return self._accept(held, keep_touched=True)
+
+    def _ambiguous(self, matches: list[Candidate]) -> list[Decision]:
+        firsts = {c.actions[0]._replace(promo="") for c in matches}
+        if len(firsts) == 1 and all(c.actions[0].promo for c in matches):
+            order = self.variant.promo_letters
+            matches.sort(key=lambda c: order.index(c.actions[0].promo)
+                         if c.actions[0].promo in order else len(order))
+            self._promotion = (matches, 0)
+            return [PromotionPending(matches[0].actions[0].to, self._promo_letters(matches))]
+        # Truly different actions fit: prefer the one whose destination was set down last.
+        return self._accept(matches[-1]) if self._prefer_last(matches) else []
+
+    def _prefer_last(self, matches: list[Candidate]) -> bool:
+        return False
+
+    @staticmethod
+    def _promo_letters(options: Sequence[Candidate]) -> tuple[str, ...]:
+        return tuple(c.actions[0].promo for c in options)
+
+    def _accept(self, cand: Candidate, keep_touched: bool = False) -> list[Decision]:
+        self._promotion = None
+        self.state = cand.after
+        self._turn = self._turn.carry_over() if keep_touched else _Turn()
+        out: list[Decision] = [Recognised(cand.actions)]
+        out += self._correction_needed()
+        self._in_problem = False
+        return out
+
+    def _correction_needed(self) -> list[Decision]:
+        expected = self.expected_occupancy(self.state)
+        self._outstanding = self.observed ^ expected
+        if not self._outstanding:
+            return []
+        return [Correction(tuple(sorted(self.observed - expected)),
+                           tuple(sorted(expected - self.observed)))]
+
+    def _check_problem(self) -> list[Decision]:
+        expected = self.expected_occupancy(self.state)
+        if self.observed == expected:
+            self._outstanding = frozenset()
+            self._turn.reported.clear()
+            if self._in_problem:
+                self._in_problem = False
+                return [BoardGood()]
+            return []
+        extra = self.observed - expected
+        missing = expected - self.observed
+        if not extra and not self._in_problem:
+            return []  # pieces in hand: wait quietly
+        key = (tuple(sorted(extra)), tuple(sorted(missing)))
+        if key in self._turn.reported:
+            return []
+        self._turn.reported.add(key)
+        self._in_problem = True
+        return [self._describe(extra, missing)]
+
+    def _describe(self, extra: frozenset[int], missing: frozenset[int]) -> Problem:
+        name = self.variant.layout.name
+        empty, fill = tuple(sorted(extra)), tuple(sorted(missing))
+        movers = [sq for sq in missing if self.state.board[sq] >> 4 in (self.state.to_act, 3)]
+        if len(extra) == 1 and len(movers) == 1:
+            move = A.move(movers[0], next(iter(extra)))
+            reason = self.variant.why_illegal(self.state, move)
+            text = f"illegal move {self.variant.format_action(move)}: {reason}"
+            return Problem("illegal", text, empty, fill, reason)
+        parts = []
+        if empty:
+            parts.append("remove the piece from " + " ".join(name(s) for s in empty))
+        if fill:
+            parts.append("put back the piece on " + " ".join(name(s) for s in fill))
+        return Problem("unknown", "unknown position: " + "; ".join(parts), empty, fill)
+
+    # ------------------------------------------------------------------ candidates
+
+    def _matches(self, state: State) -> list[Candidate]:
+        return [c for c in self.candidates(state)
+                if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
+
+    def _extensions(self, cand: Candidate) -> list[Candidate]:
+        """Larger candidates of the same turn that begin with what ``cand`` shows."""
+        before = cand.after.parent
+        if before is None:
+            return []
+        out = []
+        for other in self.candidates(self.state if cand.after is self.state else before):
+            if other is cand or not cand.player < other.player:
+                continue
+            if all((sq in other.expect) == (sq in cand.expect) for sq in cand.player
+                   if sq not in other.free):
+                out.append(other)
+        return out
+
+    def candidates(self, state: State) -> list[Candidate]:
+        """Every physical way the turn can end from ``state`` (cached on the state)."""
+        found: list[Candidate] | None = state.cache.get("candidates")
+        if found is None:
+            found = []
+            before = self.expected_occupancy(state)
+            for action in self.variant.legal_actions(state):
+                if action.kind in (A.MOVE, *PHYSICAL_CHOICES):
+                    self._extend(state, before, (action,), state, found)
+            state.cache["candidates"] = found
+        return found
+
+    def _extend(self, start: State, before: frozenset[int], actions: tuple[Action, ...],
+                state: State, out: list[Candidate]) -> None:
+        after = self.variant.apply(state, actions[-1])
+        after.action = actions[-1]
+        follow = self.variant.legal_actions(after)
+        if follow and all(a.kind in PHYSICAL_CHOICES for a in follow):
+            for choice in follow:
+                self._extend(start, before, actions + (choice,), after, out)
+            return
+        out.append(self._candidate(start, before, actions, after))
+
+    def _candidate(self, start: State, before: frozenset[int], actions: tuple[Action, ...],
+                   after: State) -> Candidate:
+        player: set[int] = set()
+        for action in actions:
+            player.update(sq for sq in (action.frm, action.to, action.rise) if sq >= 0)
+        player &= self.sensed
+        expect = self.expected_occupancy(after)
+        changed = {sq for sq in self.sensed
+                   if start.board[sq] != after.board[sq] or start.ids[sq] != after.ids[sq]}
+        free = frozenset(changed - player)
+        touch = frozenset(sq for sq in player if sq in before and sq in expect
+                          and start.ids[sq] != after.ids[sq])
+        letters = tuple((sq, self.variant.piece_letter(after.board[sq]))
+                        for sq in sorted(player) if after.board[sq])
+        return Candidate(actions, after, expect, expect - free, free, touch, frozenset(player),
+                         letters)

@@ -1,0 +1,220 @@
+"""The referee loop: one sensor, one game, the outputs.
+
+:class:`Referee` is the single owner of the game's state. Sensor events go in; it asks
+:class:`~referee.inference.MoveInference` what they mean, applies recognised actions to its
+:class:`~referee.game.Game`, and tells every subscriber what happened with immutable
+:class:`Update` values (the state itself is an immutable value too). Subscribers are plain
+callables passed in explicitly: a text printer for ``gravekeeper watch``, LEDs and a display for
+the demo, the web service later. Nothing here opens hardware.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from firmware_bridge.events import Button, Die, Lift, LinkState, Occupied, Place, SensorEvent
+from referee import actions as A
+from referee.actions import Action
+from referee.errors import RefereeError
+from referee.events import GameEvent
+from referee.game import Game, Played
+from referee.inference import (
+    BoardGood,
+    Correction,
+    Decision,
+    MoveInference,
+    Problem,
+    PromotionPending,
+    Recognised,
+)
+from referee.pieces import BLACK, COLOUR_NAMES, WHITE
+from referee.state import State
+
+CLOCKS = {"clock-white": WHITE, "clock-black": BLACK}
+
+
+@dataclass(frozen=True)
+class Update:
+    """One thing that happened, for the outputs.
+
+    ``kind``: ``action`` (``played`` is set), ``problem``, ``correction``, ``good``,
+    ``prompt`` (a choice the players must make: ``text`` says which), ``link`` (sensor link
+    state), ``note`` (anything else worth showing). ``state`` is the game state after it.
+    """
+
+    kind: str
+    text: str
+    state: State
+    played: Played | None = None
+    problem: Problem | None = None
+    correction: Correction | None = None
+    events: tuple[GameEvent, ...] = ()
+
+
+Subscriber = Callable[[Update], None]
+
+
+@dataclass
+class RefereeStats:
+    """Counts for the closing summary."""
+
+    actions: int = 0
+    problems: int = 0
+    corrections: int = 0
+    unknown_squares: set[str] = field(default_factory=set)
+
+
+class Referee:
+    """Runs one game from sensor events.
+
+    Args:
+        game: the game (owned from now on: nobody else calls ``game.play``).
+        subscribers: called with every :class:`Update`, in order, on the caller's thread.
+        private: actions to use, in order, when the game waits for a choice that is not made on
+            the board (a Zombie burial, a Masquerade assignment); live play takes them from the
+            players' phones through :meth:`private_action`.
+        settle_ms, provisional_ms, confirm_with_clock: see :class:`MoveInference`.
+    """
+
+    def __init__(self, game: Game, subscribers: Sequence[Subscriber] = (), *,
+                 private: Iterable[str] = (), settle_ms: int = 150,
+                 provisional_ms: int = 1500, confirm_with_clock: bool = False) -> None:
+        self.game = game
+        self.subscribers = list(subscribers)
+        self.private = list(private)
+        self.stats = RefereeStats()
+        self.inference = MoveInference(game.variant, game.state, settle_ms=settle_ms,
+                                       provisional_ms=provisional_ms,
+                                       confirm_with_clock=confirm_with_clock)
+        self._waiting_private = False
+
+    # ------------------------------------------------------------------ input
+
+    def feed(self, event: SensorEvent) -> None:
+        """Handle one sensor event."""
+        self._handle(self._decide(event))
+
+    def tick(self, now_ms: int) -> None:
+        """Time passed with no event (call a few times a second for live sensors)."""
+        self._handle(self.inference.tick(now_ms))
+
+    def finish(self) -> None:
+        """The sensor stream ended: judge the board as it stands now."""
+        self._handle(self.inference.flush())
+
+    def private_action(self, text: str) -> Played | None:
+        """A choice made off the board (phone, private screen). Returns None if refused."""
+        try:
+            played = self.game.play(text)
+        except RefereeError as err:
+            self._emit(Update("note", f"refused {text!r}: {err}", self.game.state))
+            return None
+        self._after_play(played)
+        return played
+
+    def _decide(self, event: SensorEvent) -> list[Decision]:
+        inf = self.inference
+        if isinstance(event, Lift | Place | Occupied):
+            squares = [event.square] if isinstance(event, Lift | Place) else sorted(event.squares)
+            known = [self._square(s) for s in squares]
+            if isinstance(event, Lift):
+                return inf.lift(event.t_ms, known[0]) if known[0] >= 0 else []
+            if isinstance(event, Place):
+                return inf.place(event.t_ms, known[0], event.piece) if known[0] >= 0 else []
+            return inf.snapshot(event.t_ms, [s for s in known if s >= 0])
+        if isinstance(event, Die):
+            return inf.tick(event.t_ms) + inf.die(str(event.face))
+        if isinstance(event, Button):
+            return inf.tick(event.t_ms) + self._button(event.name)
+        if isinstance(event, LinkState):
+            self._emit(Update("link", f"sensor link {event.state}", self.game.state))
+        return []
+
+    def _button(self, name: str) -> list[Decision]:
+        if name in CLOCKS:
+            return self.inference.clock_pressed(CLOCKS[name])
+        if name == "roll":
+            roll = A.simple(A.ROLL)
+            if self.game.variant.is_legal(self.game.state, roll):
+                return [Recognised((roll,))]
+            return []
+        return self.inference.promotion_button(name)
+
+    def _square(self, text: str) -> int:
+        layout = self.game.variant.layout
+        if layout.has_square(text):
+            return layout.square(text)
+        if text not in self.stats.unknown_squares:
+            self.stats.unknown_squares.add(text)
+            self._emit(Update("note", f"square {text} is not part of {self.game.variant.name}; "
+                                      "ignored", self.game.state))
+        return -1
+
+    # ------------------------------------------------------------------ decisions
+
+    def _handle(self, decisions: list[Decision]) -> None:
+        for decision in decisions:
+            if isinstance(decision, Recognised):
+                self._apply(decision.actions)
+            elif isinstance(decision, Problem):
+                self.stats.problems += 1
+                self._emit(Update("problem", decision.text, self.game.state, problem=decision))
+            elif isinstance(decision, Correction):
+                self.stats.corrections += 1
+                self._emit(Update("correction", self._correction_text(decision),
+                                  self.game.state, correction=decision))
+            elif isinstance(decision, BoardGood):
+                self._emit(Update("good", "the board matches the game again", self.game.state))
+            elif isinstance(decision, PromotionPending):
+                options = " ".join(decision.options)
+                self._emit(Update("prompt", f"Promote to? {options} (confirm / back)",
+                                  self.game.state))
+
+    def _apply(self, actions: tuple[Action, ...]) -> None:
+        for action in actions:
+            try:
+                played = self.game.play(action)
+            except RefereeError as err:  # the inference and the rules disagree: never guess
+                self._emit(Update("note", f"internal: {err}", self.game.state))
+                self.inference.set_state(self.game.state)
+                return
+            self._after_play(played)
+
+    def _after_play(self, played: Played) -> None:
+        self.stats.actions += 1
+        self.inference.set_state(self.game.state)
+        self._emit(Update("action", played.text, self.game.state, played=played,
+                          events=played.events))
+        self._offer_private()
+
+    def _offer_private(self) -> None:
+        """Feed queued private choices while the game waits for one; else say who must act."""
+        legal = self.game.legal()
+        if not legal or any(a.kind in (A.MOVE, A.HOME, A.SPAWN, A.DROP, A.ROLL, A.PASS, A.END)
+                            for a in legal):
+            return
+        if self.private:
+            self.private_action(self.private.pop(0))
+            return
+        who = COLOUR_NAMES[self.game.state.to_act]
+        kinds = "/".join(sorted({a.kind for a in legal}))
+        self._emit(Update("prompt", f"waiting for {who}'s private choice ({kinds})",
+                          self.game.state))
+
+    def _correction_text(self, correction: Correction) -> str:
+        name = self.game.variant.layout.name
+        parts = []
+        if correction.to_fill:
+            parts.append("put a piece on " + " ".join(name(s) for s in correction.to_fill))
+        if correction.to_empty:
+            parts.append("remove the piece from " + " ".join(name(s) for s in correction.to_empty))
+        return "; ".join(parts)
+
+    def _emit(self, update: Update) -> None:
+        for subscriber in self.subscribers:
+            subscriber(update)
+
+    def start(self) -> None:
+        """Announce the start (and any private choice the game waits for at once)."""
+        self._offer_private()

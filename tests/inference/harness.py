@@ -1,0 +1,82 @@
+"""Drive the referee with events: from physical steps or from event files."""
+
+from __future__ import annotations
+
+import random
+
+from firmware_bridge.events import Button, Die, Lift, Place, SensorEvent
+from referee.game import Game
+from referee.orchestrator import Referee, Update
+from referee.physical import Step, physical_steps
+
+
+def steps_to_events(game: Game, steps: list[Step], start_ms: int) -> tuple[list[SensorEvent], int]:
+    """Sensor events (with times) for ``steps`` starting at ``start_ms``."""
+    name = game.variant.layout.name
+    out: list[SensorEvent] = []
+    t = start_ms
+    for step in steps:
+        t += step.gap_ms
+        if step.kind == "lift":
+            out.append(Lift(t, name(step.square)))
+        elif step.kind == "place":
+            out.append(Place(t, name(step.square), None))
+        elif step.kind == "die":
+            out.append(Die(t, int(step.value)))
+        else:
+            out.append(Button(t, step.value))
+    return out, t
+
+
+class Recorder:
+    """A subscriber keeping every update."""
+
+    def __init__(self) -> None:
+        self.updates: list[Update] = []
+
+    def __call__(self, update: Update) -> None:
+        self.updates.append(update)
+
+    def texts(self, kind: str = "action") -> list[str]:
+        return [u.text for u in self.updates if u.kind == kind]
+
+
+def random_physical_game(variant: str, seed: int, max_turns: int = 60, noise: bool = True,
+                         private_kinds: tuple[str, ...] = ("bury", "assign")
+                         ) -> tuple[list[str], list[str], Recorder]:
+    """A random legal game played by hand through a Referee.
+
+    Returns (the actions chosen, the actions the referee recognised, the recorder).
+    """
+    rng = random.Random(seed)
+    truth = Game(variant, seed=seed)
+    watched = Game(variant, seed=seed)
+    recorder = Recorder()
+    private: list[str] = []
+    referee = Referee(watched, [recorder], private=private)
+    referee.start()
+    t = 0
+    chosen: list[str] = []
+    for _ in range(max_turns):
+        if truth.outcome.result != "*":
+            break
+        turn = [rng.choice(truth.legal())]
+        before = truth.state
+        truth.play(turn[0])
+        while truth.outcome.result == "*" and truth.state.to_act == before.to_act \
+                and truth.legal() and truth.legal()[0].kind in ("home", "spawn", "drop"):
+            turn.append(rng.choice(truth.legal()))
+            truth.play(turn[-1])
+        chosen += [truth.variant.format_action(a) for a in turn]
+        steps = physical_steps(truth.variant, before, turn, rng, noise=noise)
+        events, t = steps_to_events(truth, steps, t + rng.randint(400, 1200))
+        for ev in events:
+            referee.feed(ev)
+        while truth.outcome.result == "*" and truth.legal() and \
+                truth.legal()[0].kind in private_kinds:
+            secret = rng.choice(truth.legal())
+            truth.play(secret)
+            chosen.append(truth.variant.format_action(secret))
+            referee.private_action(truth.variant.format_action(secret))
+    referee.finish()
+    return chosen, referee.game.action_texts(), recorder

@@ -1,0 +1,33 @@
+"""Random legal games played by hand (random order within a move, noise) are recognised exactly."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from referee.errors import VariantNotImplementedError
+from referee.variants import VARIANTS, variant_class
+from tests.inference.harness import random_physical_game
+
+GAMES = int(os.environ.get("GRAVEKEEPER_INFERENCE_GAMES", "40"))
+
+
+def implemented() -> list[str]:
+    out = []
+    for name in VARIANTS:
+        try:
+            variant_class(name)
+        except VariantNotImplementedError:
+            continue
+        out.append(name)
+    return out
+
+
+@pytest.mark.parametrize("variant", implemented())
+def test_watch_recovers_exactly_the_game(variant: str) -> None:
+    for seed in range(GAMES):
+        chosen, recognised, recorder = random_physical_game(variant, seed)
+        problems = recorder.texts("problem")
+        assert recognised == chosen, (variant, seed, problems)
+        assert not problems, (variant, seed, problems)
