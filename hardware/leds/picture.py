@@ -1,0 +1,223 @@
+"""Pictures of LED frames and scenes: the board(s) seen from above, White at the bottom.
+
+Used by :class:`~hardware.leds.backends.MockLeds`, by the docs (docs/leds/*.png) and by the
+demo's ``--capture``. Squares are placed by their NOTATION.md names, so any variant's regions
+draw without knowing its rules: the main board (with the ghost label ring around it when its
+cells are present), ``hell:``, ``limbo``, ``hours:`` (the bone shape) and ``hall:``.
+
+A scene picture marks each pattern with a shape, since a picture cannot blink: a disc is
+steady, a disc in a ring blinks slowly (a hollow ring when in antiphase: "lift"), a disc with
+rays blinks fast, concentric rings pulse. A legend lists every (look, reason) shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from PIL import Image, ImageDraw, ImageFont
+
+from hardware.leds.scene import RGB, LedScene, Light, Pattern, square_sort_key
+
+CELL: Final = 30
+MARGIN: Final = 12
+TITLE_H: Final = 16
+LEGEND_LINE: Final = 16
+BACKGROUND: Final[RGB] = (32, 32, 36)
+LIGHT_SQ: Final[RGB] = (120, 112, 100)
+DARK_SQ: Final[RGB] = (80, 72, 64)
+RING_SQ: Final[RGB] = (58, 58, 66)
+TEXT: Final[RGB] = (200, 200, 200)
+LABEL: Final[RGB] = (20, 20, 20)
+
+_HOURS_COLUMNS: Final = {"a": 0, "b": 1, "g": 2, "d": 3}
+_PANEL_TITLES: Final = {"": "Board", "hell": "Hell", "limbo": "Limbo", "hours": "Hours",
+                        "hall": "Hall"}
+_PANEL_ORDER: Final = ("", "hell", "limbo", "hours", "hall")
+
+#: Squares of each variant's regions, for pictures without a rig (NOTATION.md names).
+_FILES: Final = "abcdefgh"
+
+
+def grid(prefix: str, files: str, ranks: int) -> tuple[str, ...]:
+    """Square names of a ``files`` x ``ranks`` grid with an optional region ``prefix``."""
+    return tuple(f"{prefix}{f}{r}" for r in range(1, ranks + 1) for f in files)
+
+
+def ghost_ring() -> tuple[str, ...]:
+    """The 32 cells of the ghost label ring."""
+    return (tuple(f"{f}0" for f in _FILES) + tuple(f"{f}9" for f in _FILES)
+            + tuple(f"z{r}" for r in range(1, 9)) + tuple(f"i{r}" for r in range(1, 9)))
+
+
+def variant_squares(variant: str) -> tuple[str, ...]:
+    """Every square of ``variant``'s regions (standard layouts of NOTATION.md).
+
+    Raises:
+        ValueError: an unknown variant name.
+    """
+    board = grid("", _FILES, 8)
+    layouts = {
+        "standard": board, "die": board, "zombie": board, "masquerade": board,
+        "deadmans": board + grid("hell:", _FILES, 8),
+        "ghost": board + ghost_ring(),
+        "afterlife": grid("", "abcd", 7) + ("limbo",)
+        + ("hours:a1", "hours:a2", "hours:a3", "hours:b2", "hours:g2", "hours:d1", "hours:d2",
+           "hours:d3") + tuple(f"hall:h{r}" for r in range(1, 6)),
+    }
+    if variant not in layouts:
+        raise ValueError(f"no picture layout for variant {variant!r}")
+    return layouts[variant]
+
+
+@dataclass(frozen=True)
+class _Place:
+    panel: str
+    x: int
+    y: int
+
+
+def place_of(square: str) -> _Place:
+    """Where ``square`` is drawn: its panel (region) and (x, y), y growing upwards."""
+    if square == "limbo":
+        return _Place("limbo", 0, 0)
+    region, _, name = square.rpartition(":")
+    letter, rank = name[:1], int(name[1:]) if name[1:].isdigit() else 1
+    if region == "hours":
+        return _Place(region, _HOURS_COLUMNS.get(letter, 0), rank - 1)
+    if region == "hall":
+        return _Place(region, 0, rank - 1)
+    x = {"z": -1, "i": 8}.get(letter, ord(letter) - ord("a")) if letter else 0
+    return _Place(region, x, rank - 1)
+
+
+def _panels(squares: Iterable[str]) -> dict[str, dict[str, _Place]]:
+    panels: dict[str, dict[str, _Place]] = {}
+    for sq in sorted(set(squares), key=square_sort_key):
+        p = place_of(sq)
+        panels.setdefault(p.panel, {})[sq] = p
+    order = {name: i for i, name in enumerate(_PANEL_ORDER)}
+    return dict(sorted(panels.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+
+
+def _font() -> ImageFont.ImageFont:
+    return ImageFont.load_default_imagefont()
+
+
+class _Canvas:
+    """Lays panels out left to right and draws cells."""
+
+    def __init__(self, squares: Iterable[str], legend_lines: int, title: str) -> None:
+        self.panels = _panels(squares)
+        self.title = title
+        self.offsets: dict[str, tuple[int, int, int, int]] = {}  # panel -> left, top, x0, y1
+        left, height = MARGIN, 0
+        top = MARGIN + (TITLE_H if title else 0)
+        for name, cells in self.panels.items():
+            xs = [p.x for p in cells.values()]
+            ys = [p.y for p in cells.values()]
+            self.offsets[name] = (left, top + TITLE_H, min(xs), max(ys))
+            title_w = 6 * len(_PANEL_TITLES.get(name, name)) + 4
+            left += max((max(xs) - min(xs) + 1) * CELL, title_w) + MARGIN
+            height = max(height, TITLE_H + (max(ys) - min(ys) + 1) * CELL)
+        self.width = max(left, 260)
+        self.legend_top = top + height + MARGIN
+        size = (self.width, self.legend_top + legend_lines * LEGEND_LINE + MARGIN)
+        self.image = Image.new("RGB", size, BACKGROUND)
+        self.draw = ImageDraw.Draw(self.image)
+        self.font = _font()
+
+    def box(self, square: str) -> tuple[int, int, int, int]:
+        p = place_of(square)
+        left, top, x0, y1 = self.offsets[p.panel]
+        x = left + (p.x - x0) * CELL
+        y = top + (y1 - p.y) * CELL
+        return x, y, x + CELL - 1, y + CELL - 1
+
+    def draw_cells(self) -> None:
+        if self.title:
+            self.draw.text((MARGIN, MARGIN), self.title, fill=TEXT, font=self.font)
+        for name, cells in self.panels.items():
+            left, top, _, _ = self.offsets[name]
+            self.draw.text((left, top - TITLE_H + 1), _PANEL_TITLES.get(name, name),
+                           fill=TEXT, font=self.font)
+            for sq, p in cells.items():
+                self.draw.rectangle(self.box(sq), fill=_square_fill(name, sq, p))
+                x, y, _, _ = self.box(sq)
+                label = TEXT if _square_fill(name, sq, p) == RING_SQ else LABEL
+                self.draw.text((x + 2, y + 1), sq.rpartition(":")[2], fill=label, font=self.font)
+
+
+def _square_fill(panel: str, square: str, p: _Place) -> RGB:
+    if panel == "" and not (0 <= p.x <= 7 and 0 <= p.y <= 7):
+        return RING_SQ
+    if panel in ("", "hell"):
+        return DARK_SQ if (p.x + p.y) % 2 == 0 else LIGHT_SQ
+    return LIGHT_SQ
+
+
+def _scaled(colour: RGB, level: float) -> RGB:
+    # Keep dim lights visible in a picture: map level 0..1 onto 35..100 % of the colour.
+    k = 0.35 + 0.65 * level
+    r, g, b = colour
+    return (round(r * k), round(g * k), round(b * k))
+
+
+def draw_marker(draw: ImageDraw.ImageDraw, cx: int, cy: int, light: Light) -> None:
+    """Draw ``light``'s pattern marker centred on (cx, cy)."""
+    colour = _scaled(light.colour, light.level)
+    r = 8
+    if light.pattern is Pattern.SLOW_BLINK and light.phase:
+        draw.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), outline=colour, width=4)
+        return
+    if light.pattern is Pattern.SLOW_BLINK:
+        draw.ellipse((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), outline=colour, width=2)
+        r -= 3
+    elif light.pattern is Pattern.FAST_BLINK:
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            draw.line((cx - dx * 12, cy - dy * 12, cx + dx * 12, cy + dy * 12), fill=colour,
+                      width=2)
+        r -= 2
+    elif light.pattern is Pattern.PULSE:
+        for rr in (r + 3, r - 1, r - 5):
+            draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=colour, width=2)
+        return
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+
+
+def _look(light: Light) -> str:
+    if light.pattern is Pattern.SLOW_BLINK and light.phase:
+        return "slow blink, antiphase"
+    return light.pattern.value
+
+
+def render_scene(scene: LedScene, squares: Iterable[str] = (), title: str = "") -> Image.Image:
+    """A picture of ``scene`` over the board(s) of ``squares`` (plus any square it lights),
+    with a legend line per distinct look and reason."""
+    legend = list(dict.fromkeys((light, _look(light)) for light in scene.lights.values()))
+    legend = list({(li.colour, li.pattern, li.phase, li.level, li.reason): (li, look)
+                   for li, look in legend}.values())
+    canvas = _Canvas([*squares, *scene.lights], len(legend), title)
+    canvas.draw_cells()
+    for sq, light in scene.lights.items():
+        x, y, _, _ = canvas.box(sq)
+        draw_marker(canvas.draw, x + CELL // 2, y + CELL // 2 + 2, light)
+    for i, (light, look) in enumerate(legend):
+        top = canvas.legend_top + i * LEGEND_LINE
+        draw_marker(canvas.draw, MARGIN + 8, top + 7, light)
+        canvas.draw.text((MARGIN + 26, top + 2), f"{look}: {light.reason}", fill=TEXT,
+                         font=canvas.font)
+    return canvas.image
+
+
+def render_frame(frame: Mapping[str, RGB], squares: Iterable[str] = (),
+                 title: str = "") -> Image.Image:
+    """A picture of one RGB ``frame`` (what the LEDs show at an instant) over ``squares``."""
+    canvas = _Canvas([*squares, *frame], 0, title)
+    canvas.draw_cells()
+    for sq, rgb in frame.items():
+        x, y, _, _ = canvas.box(sq)
+        cx, cy = x + CELL // 2, y + CELL // 2 + 2
+        canvas.draw.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), fill=rgb, outline=(0, 0, 0))
+    return canvas.image
