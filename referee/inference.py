@@ -422,7 +422,7 @@ class MoveInference:
             return []
         out = []
         for other in self.candidates(self.state if cand.after is self.state else before):
-            if other is cand or not cand.player < other.player:
+            if other is cand or not cand.player < (other.player | other.free):
                 continue
             if all((sq in other.expect) == (sq in cand.expect) for sq in cand.player
                    if sq not in other.free):
