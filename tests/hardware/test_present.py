@@ -1,0 +1,128 @@
+"""From game events to scenes and screens; hidden information never gets through."""
+
+from __future__ import annotations
+
+from hardware.display.screen import ClockFace, ScreenKind
+from hardware.leds.scene import Pattern
+from hardware.present import Presenter
+from referee.events import (
+    Announcement,
+    CaptureAttempt,
+    Captured,
+    GameEnded,
+    Marker,
+    Moved,
+    Placed,
+    Prompt,
+    Removed,
+)
+from referee.pieces import BLACK, WHITE
+
+CLOCK = ClockFace(290.0, 300.0, running=BLACK)
+
+
+def test_a_plain_move() -> None:
+    out = Presenter().update([Moved("e2-e4", piece="P", frm="e2", to="e4")], turn=BLACK,
+                             clock=CLOCK)
+    assert set(out.scene) == {"e2", "e4"}
+    assert out.screen.kind is ScreenKind.TURN and out.screen.title == "Black to move"
+    assert out.screen.lines == ("e2-e4",) and out.screen.clock == CLOCK
+
+
+def test_castling_lights_both_pieces() -> None:
+    out = Presenter().update([Moved("O-O", frm="e1", to="g1"), Moved("", frm="h1", to="f1")],
+                             turn=BLACK)
+    assert set(out.scene) == {"e1", "g1", "h1", "f1"}
+
+
+def test_dead_mans_capture_tombstone_and_home_prompt() -> None:
+    p = Presenter()
+    out = p.update([
+        Moved("Bxf7", frm="c4", to="f7"), Captured("", piece="p", square="f7"),
+        Marker("", marker="tombstone", square="f7"),
+        Prompt("Black: put the pawn on a vacant Hell home", colour=BLACK, kind="home",
+               options=("home=hell:a7", "home=hell:b7")),
+    ], turn=BLACK)
+    assert out.scene["hell:a7"].pattern is Pattern.SLOW_BLINK
+    assert out.scene["hell:a7"].reason == "hell home"
+    assert out.screen.kind is ScreenKind.PROMPT and out.screen.colour == BLACK
+    assert "Hell home" in out.screen.lines[0]
+    later = p.update([Moved("Nc3", frm="b1", to="c3")], turn=BLACK)
+    assert later.scene["f7"].reason == "tombstone"  # markers stay as a background layer
+    sealed = p.update([Marker("", marker="tombstone", square="f7", added=False)], turn=WHITE)
+    assert "f7" not in sealed.scene and p.markers["tombstone"] == frozenset()
+
+
+def test_resurrection_prompt_and_promotion() -> None:
+    p = Presenter()
+    res = p.update([Prompt("Rise?", colour=WHITE, kind="resurrect", options=("e5", "c6"))])
+    assert res.scene["e5"].reason == "resurrection square"
+    promo = p.update([Moved("", frm="e7", to="e8"),
+                      Prompt("Promote to?", colour=WHITE, kind="promo",
+                             options=("e7e8=Q", "e7e8=N"))])
+    assert promo.scene["e8"].pattern is Pattern.PULSE
+    assert promo.screen.options == ("Q", "N") and promo.screen.selected == 0
+    roll = p.update([Prompt("Roll the die", colour=BLACK, kind="roll")])
+    assert roll.screen.lines == ("Roll the die",) and not roll.scene
+
+
+def test_zombie_reveal_rot_and_announcements() -> None:
+    out = Presenter().update([
+        Announcement("Zombie knight rises on c6"),
+        Placed("", piece="N", square="c6", reason="zombie reveal"),
+        Marker("", marker="zombie", square="c6"),
+        Removed("", piece="b", square="d4", reason="rot"),
+        Announcement("No zombie at e2"),
+    ], turn=WHITE)
+    assert out.scene["c6"].reason == "zombie rises"
+    assert out.scene["d4"].reason == "zombie rots" and out.scene["d4"].phase == 0.5
+    assert out.screen.kind is ScreenKind.ANNOUNCEMENT
+    assert out.screen.lines == ("Zombie knight rises on c6", "No zombie at e2")
+
+
+def test_secrets_never_reach_leds_or_screen() -> None:
+    p = Presenter()
+    out = p.update([
+        Moved("exd5", frm="e4", to="d5"),
+        Prompt("White: bury the pawn", colour=WHITE, kind="bury", options=("bury=c3",),
+               audience=WHITE),
+        Marker("", marker="burial", square="c3", audience=WHITE),
+        Announcement("You buried a pawn under c3", audience=WHITE),
+        Placed("", piece="p", square="c3", reason="burial", audience=WHITE),
+    ], turn=BLACK)
+    assert "c3" not in out.scene
+    assert out.screen.kind is ScreenKind.TURN
+    assert "burial" not in p.markers and "c3" not in repr(out.screen)
+
+
+def test_failed_capture_attempt_and_game_end() -> None:
+    p = Presenter()
+    failed = p.update([CaptureAttempt("Capture failed", frm="b1", to="c3", succeeded=False)],
+                      turn=BLACK)
+    assert failed.scene["c3"].pattern is Pattern.FAST_BLINK
+    assert failed.screen.lines == ("Capture failed",)
+    end = p.update([Moved("", frm="a0", to="e8"), GameEnded("Ghost takes the king - 0-1",
+                                                            result="0-1", reason="king")])
+    assert end.screen.kind is ScreenKind.GAME_OVER and end.screen.lines[0] == "0-1"
+
+
+def test_problem_correction_pause_and_lifted() -> None:
+    p = Presenter({"tombstone": ["e5"]})
+    problem = p.problem("Illegal move", ["h5"], ["g4"])
+    assert problem.scene["h5"].pattern is Pattern.FAST_BLINK and "e5" in problem.scene
+    assert problem.screen.kind is ScreenKind.ERROR
+    assert problem.screen.lines == ("Clear h5", "Put back on g4")
+    fix = p.correction(["a3"], ["e2"], [("d1", "e1")])
+    assert fix.screen.lines == ("Clear a3", "Put a piece on e2", "Swap d1 and e1")
+    lifted = p.lifted("g1", ["f3"], ["h3"])
+    assert lifted.scene["g1"].pattern is Pattern.PULSE and "a3" in lifted.scene
+    assert lifted.screen == fix.screen
+    paused = p.paused("Arbiter", ["a1", "b1"], CLOCK)
+    assert set(paused.scene) == {"a1", "b1"} and paused.screen.kind is ScreenKind.PAUSED
+
+
+def test_nothing_to_say_keeps_the_last_screen() -> None:
+    p = Presenter()
+    first = p.update([Announcement("Annihilated")])
+    again = p.update([])
+    assert again.screen == first.screen
