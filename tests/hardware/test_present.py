@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from PIL import Image
+
+from hardware.capture import StepCapture
 from hardware.display.screen import ClockFace, ScreenKind
+from hardware.leds.picture import variant_squares
 from hardware.leds.scene import Pattern
 from hardware.present import Presenter
 from referee.events import (
@@ -126,3 +132,13 @@ def test_nothing_to_say_keeps_the_last_screen() -> None:
     first = p.update([Announcement("Annihilated")])
     again = p.update([])
     assert again.screen == first.screen
+
+
+def test_step_capture_writes_both_pictures(tmp_path: Path) -> None:
+    capture = StepCapture(tmp_path / "shots", variant_squares("standard"))
+    shown = Presenter().update([Moved("e2-e4", frm="e2", to="e4")], turn=BLACK)
+    leds, display = capture.write(shown, "1. e4")
+    assert (leds.name, display.name) == ("step-001-leds.png", "step-001-display.png")
+    with Image.open(display) as im:
+        assert im.size == (256, 128)
+    assert capture.write(shown)[0].name == "step-002-leds.png"
