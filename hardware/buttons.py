@@ -116,6 +116,12 @@ class ButtonStream:
             self._closed = True
         self._queue.put(_END)
 
+    def __enter__(self) -> ButtonStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 class GpioButtons:
     """Buttons wired to Pi pins (gpiozero ``Button``), feeding ``stream``.

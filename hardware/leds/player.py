@@ -21,6 +21,9 @@ from hardware.leds.frames import Frame, frame_at, next_change
 from hardware.leds.scene import DARK, RGB, LedScene
 from hardware.timer import Clock, Ticker, Wait, event_wait, monotonic
 
+#: Seconds before the animation thread retries after a backend error.
+RETRY_AFTER = 1.0
+
 
 class LedPlayer:
     """Shows :class:`LedScene` objects on ``backend``; thread-safe.
@@ -47,6 +50,8 @@ class LedPlayer:
         self._last: Frame | None = None
         self._closed = False
         self._ticker = Ticker("led-player", self._step, wait=wait) if animate else None
+        #: The last error the animation thread met writing a frame (it retries), or None.
+        self.error: Exception | None = None
 
     @property
     def scene(self) -> LedScene:
@@ -117,8 +122,13 @@ class LedPlayer:
     def _draw(self) -> None:
         frame = frame_at(self._scene, self._clock() - self._started, self.brightness)
         if frame != self._last:
+            self._last = None  # if the write fails, the next draw writes again
             self.backend.write(frame)
             self._last = frame
 
     def _step(self) -> float | None:
-        return self.tick()
+        try:
+            return self.tick()
+        except Exception as exc:  # noqa: BLE001 - e.g. the sensor link is down: retry later
+            self.error = exc
+            return RETRY_AFTER

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from collections.abc import Mapping
+
 import pytest
 
 from hardware.errors import DeviceClosed
 from hardware.leds import language as L
 from hardware.leds.backends import MockLeds
-from hardware.leds.player import LedPlayer
-from hardware.leds.scene import Colour, LedScene, Light, Pattern
+from hardware.leds.player import RETRY_AFTER, LedPlayer
+from hardware.leds.scene import RGB, Colour, LedScene, Light, Pattern
 from tests.hardware.conftest import AdvancingWait, FakeClock
 
 
@@ -92,3 +96,36 @@ def test_close_is_idempotent_and_closes_the_backend(clock: FakeClock) -> None:
     player.close()
     assert leds.closed and leds.frames[-1][1] == {}
     assert player.tick() is None
+
+
+class FlakyLeds(MockLeds):
+    """Fails its second write, like a sensor link that drops for a moment."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        super().__init__(clock=clock)
+        self.writes = 0
+
+    def write(self, frame: Mapping[str, RGB]) -> None:
+        self.writes += 1
+        if self.writes == 2:
+            raise ConnectionError("link down")
+        super().write(frame)
+
+
+def test_animation_survives_backend_errors(clock: FakeClock, advancing: AdvancingWait) -> None:
+    leds = FlakyLeds(clock)
+    with LedPlayer(leds, clock=clock, wait=advancing) as player:
+        player.show(LedScene({"a1": Light(Colour.BLUE, Pattern.SLOW_BLINK)}))
+        assert leds.wait_frames(4)
+        assert isinstance(player.error, ConnectionError)
+    assert RETRY_AFTER in advancing.calls
+
+
+def test_importing_opens_and_imports_no_hardware_library() -> None:
+    code = ("import sys, hardware, hardware.leds, hardware.display, hardware.buttons, "
+            "hardware.clock, hardware.present, hardware.capture, hardware.config; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('gpiozero', 'luma', 'rpi_ws281x', 'RPi', 'lgpio')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
