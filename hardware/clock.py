@@ -35,6 +35,11 @@ from hardware.timer import Clock, Ticker, Wait, event_wait, monotonic
 from referee.events import GameEnded
 from referee.pieces import BLACK, WHITE
 
+#: Pause reasons the orchestrator uses (any string works; these are shown on the display).
+LINK_LOST: Final = "Sensor link lost"
+ILLEGAL_POSITION: Final = "Illegal position"
+ARBITER: Final = "Arbiter"
+
 
 class DelayMode(enum.Enum):
     """How ``TimeControl.delay`` works (see the module docstring)."""
@@ -216,6 +221,15 @@ class ChessClock:
             if self._pauses.pop(reason, None) is not None and not self._pauses:
                 self._run_since = self._clock()
         self._changed()
+
+    def link_changed(self, state: str, last_heard: float | None = None) -> None:
+        """Follow the sensor link (``firmware_bridge`` ``LinkState.state``): pause for
+        :data:`LINK_LOST` unless ``state`` is ``"connected"``, refunding the time since
+        ``last_heard`` (the sensor's ``link.last_heard``, same clock); resume when connected."""
+        if state == "connected":
+            self.resume(LINK_LOST)
+        else:
+            self.pause(LINK_LOST, since=last_heard)
 
     def stop(self) -> None:
         """Stop both times for good (the game ended)."""

@@ -23,7 +23,7 @@ from hardware.errors import ConfigError, UnknownBackend
 from hardware.leds.backends import LedBackend, LedSink
 from hardware.leds.player import LedPlayer
 from hardware.timer import Clock, Wait, event_wait, monotonic
-from hardware.urls import Spec, choose, parse_spec
+from hardware.urls import choose, parse_spec
 
 #: Environment variable that overrides the configured LED backend.
 ENV_VAR: Final = "GRAVEKEEPER_LEDS"
@@ -102,10 +102,11 @@ def _rig_squares(rig: Any) -> tuple[str, ...]:
 
 def _pixels(rig: Any, config: LedConfig) -> dict[str, int]:
     """Square -> pixel index along the chain: the rig's modules in ``config.chain`` order
-    (all modules in rig order when empty), each module's cells in cell order.
+    (all modules in rig order when empty), each module's cells in cell order. Without a rig:
+    one 8x8 board, a1 = 0, b1 = 1, ..., h8 = 63.
 
     Raises:
-        ConfigError: no rig, or a chain naming a module the rig does not have.
+        ConfigError: a chain naming a module the rig does not have.
     """
     if rig is None:
         return {f"{f}{r}": (r - 1) * 8 + i for r in range(1, 9) for i, f in enumerate("abcdefgh")}
@@ -122,7 +123,3 @@ def _pixels(rig: Any, config: LedConfig) -> dict[str, int]:
         offset += len(modules[name].cells)
     return pixels
 
-
-def describe(spec: Spec) -> str:
-    """A one-line description of a parsed spec, for logs."""
-    return f"{spec.scheme} {spec.host}{spec.path} {spec.options}".strip()

@@ -6,7 +6,15 @@ import threading
 
 import pytest
 
-from hardware.clock import ChessClock, ClockWatcher, DelayMode, FlagFell, TimeControl, display_step
+from hardware.clock import (
+    LINK_LOST,
+    ChessClock,
+    ClockWatcher,
+    DelayMode,
+    FlagFell,
+    TimeControl,
+    display_step,
+)
 from hardware.display.screen import ClockFace
 from referee.pieces import BLACK, WHITE
 from tests.hardware.conftest import AdvancingWait, FakeClock
@@ -161,3 +169,17 @@ def test_watcher_reports_the_flag(clock: FakeClock, advancing: AdvancingWait) ->
     # It woke at each change of the shown time: whole seconds, then tenths under 20 s.
     assert any(t == pytest.approx(1.0) for t in advancing.calls if t)
     assert any(t == pytest.approx(0.1) for t in advancing.calls if t)
+
+
+def test_link_state_pauses_and_refunds(clock: FakeClock) -> None:
+    cc = ChessClock(TimeControl(300), clock=clock)
+    cc.start()
+    clock.advance(10)
+    heard = clock.t
+    clock.advance(3)
+    cc.link_changed("reconnecting", last_heard=heard)
+    assert cc.paused == (LINK_LOST,) and cc.remaining(WHITE) == 290
+    clock.advance(20)
+    cc.link_changed("connected")
+    clock.advance(1)
+    assert cc.paused == () and cc.remaining(WHITE) == 289
