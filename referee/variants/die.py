@@ -52,6 +52,7 @@ RESPAWN_NEXT_DARK: Final = {WHITE: ("a1", "c1", "e1", "g1"), BLACK: ("h8", "f8",
 RESPAWN_NEXT: Final = {WHITE: tuple(f"{f}1" for f in "abcdefgh"),
                        BLACK: tuple(f"{f}8" for f in "hgfedcba")}
 _SLIDES: Final = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: ORTHOGONAL + DIAGONAL}
+_PIPS: Final = frozenset("123456")
 _PASS: Final = A.simple(A.PASS)
 _BARE_ROLL: Final = A.simple(A.ROLL)
 _NUMBERED_ROLLS: Final = tuple(A.simple(A.ROLL, str(n)) for n in range(1, 7))
@@ -92,15 +93,18 @@ class DieState(State):
         rolls: rolls made in the current turn.
         moved: whether the current turn's move has been made.
         took: whether the current turn captured (the no-capture counter then restarts).
+        fresh: whether the action that led to this state captured (repetitions are counted
+            from there on); not copied.
     """
 
-    __slots__ = ("pos", "count", "rolls", "moved", "took")
+    __slots__ = ("pos", "count", "rolls", "moved", "took", "fresh")
 
     pos: list[int]
     count: list[int]
     rolls: int
     moved: bool
     took: bool
+    fresh: bool
 
     def copy_extra(self, new: State) -> None:
         assert isinstance(new, DieState)
@@ -109,6 +113,7 @@ class DieState(State):
         new.rolls = self.rolls
         new.moved = self.moved
         new.took = self.took
+        new.fresh = False
 
 
 class Die(ChessLike):
@@ -177,7 +182,7 @@ class Die(ChessLike):
         st = DieState(self.layout.size, WHITE, seed_state(seed))
         st.pos = [-1, self.respawn_order[WHITE][0], self.respawn_order[BLACK][0]]
         st.count = [0, 0, 0]
-        st.rolls, st.moved, st.took = 0, False, False
+        st.rolls, st.moved, st.took, st.fresh = 0, False, False, False
         st.place(st.pos[WHITE], code(PAWN, WHITE))
         st.place(st.pos[BLACK], code(PAWN, BLACK))
         return st
@@ -253,16 +258,36 @@ class Die(ChessLike):
                 action = _NUMBERED_ROLLS[0]
         return super().is_legal(state, action)
 
+    def why_illegal(self, state: State, action: Action) -> str:
+        """A reason in Die Chess terms: the roll, move and move-allowance rules (§3.4)."""
+        assert isinstance(state, DieState)
+        if self.outcome(state).result != "*" or action.kind not in (A.ROLL, A.MOVE):
+            return super().why_illegal(state, action)
+        if action.kind == A.ROLL:
+            if state.rolls >= self.max_rolls:
+                return f"only {self.max_rolls} roll(s) per turn"
+            return "no roll after the move (die.allow_move_then_roll=false)"
+        sq = state.pos[state.turn]
+        if action.frm != sq:
+            return f"the {COLOUR_NAMES[state.turn]} die is on {self.layout.name(sq)}"
+        if state.moved:
+            return "one move per turn"
+        face = state.board[sq] & 15
+        if state.count[state.turn] >= LIMIT[face]:
+            return (f"a {FACE_NAMES[face]} moves {LIMIT[face]} time(s) between rolls: "
+                    "roll first")
+        return f"a {FACE_NAMES[face]} cannot move there"
+
     def normalize(self, state: State, action: Action) -> Action:
         """A roll written with a face letter (``roll=Q``) becomes its pips via ``die.face_map``.
 
         Raises:
             NotationError: the roll names neither 1-6 nor a face letter.
         """
-        if action.kind != A.ROLL or not action.value or action.value in "123456":
+        if action.kind != A.ROLL or not action.value or action.value in _PIPS:
             return action
         pips = self.pips_of_letter.get(action.value)
-        if pips is None or len(action.value) != 1:
+        if pips is None:
             raise NotationError(f"roll={action.value}: a roll is 1-6 or one of P N B R Q K")
         return A.simple(A.ROLL, pips)
 
@@ -333,7 +358,7 @@ class Die(ChessLike):
     def _capture(self, new: DieState, them: int, victim: int, victim_id: int, on: int,
                  events: list[GameEvent] | None) -> None:
         """The enemy die on ``on`` was taken: the game ends (king face) or it restarts."""
-        new.took = True
+        new.took = new.fresh = True
         new.halfmove = 0
         name = self.layout.name
         if events is not None:
@@ -383,23 +408,24 @@ class Die(ChessLike):
         the no-capture counter, and with it the history we compare, restarts there)."""
         return self._seen(state)[self._cached_key(state)]
 
-    def _seen(self, state: State) -> dict[Hashable, int]:
+    def _seen(self, state: DieState) -> dict[Hashable, int]:
         """How often each position occurred from the last capture up to ``state``.
 
         Memoised per state and built from the parent's table (one small dict copy per
         action instead of a walk back through the game for every position).
         """
-        chain: list[State] = []
+        chain: list[DieState] = []
         node: State | None = state
         while node is not None and "seen" not in node.cache:
+            assert isinstance(node, DieState)
             chain.append(node)
-            if node.halfmove == 0:
+            if node.fresh:
                 break
             node = node.parent
         seen: dict[Hashable, int] = {} if node is None or node is chain[-1] else \
             node.cache["seen"]
         for st in reversed(chain):
-            seen = {} if st.halfmove == 0 else dict(seen)
+            seen = {} if st.fresh else dict(seen)
             key = self._cached_key(st)
             seen[key] = seen.get(key, 0) + 1
             st.cache["seen"] = seen
@@ -513,7 +539,7 @@ class Die(ChessLike):
         if len(fields) != 6:
             raise RecordError(f"a Die Chess position has 6 fields (+ rng:), not {len(fields)}")
         st = DieState(self.layout.size, WHITE, rng)
-        st.pos, st.count = [-1, -1, -1], [0, 0, 0]
+        st.pos, st.count, st.fresh = [-1, -1, -1], [0, 0, 0], False
         for colour, field in zip((WHITE, BLACK), fields[:2], strict=True):
             self._read_die(st, colour, field)
         if fields[2] not in ("w", "b"):

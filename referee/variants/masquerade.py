@@ -55,7 +55,12 @@ ROWS: Final = (KING, QUEEN, ROOK, BISHOP, KNIGHT)
 ROW_LETTERS: Final = "KQRBN"
 SECRET: Final = "(secret)"
 _PASS: Final = A.simple(A.PASS)
-_SLIDES: Final = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: ORTHOGONAL + DIAGONAL}
+#: Per kind, per direction (``geometry.DIRECTIONS``): how many empty squares it may move.
+_ALONG: Final = {
+    kind: tuple(0 if d not in dirs else 1 if kind == KING else 7 for d in range(8))
+    for kind, dirs in ((KNIGHT, ()), (BISHOP, DIAGONAL), (ROOK, ORTHOGONAL),
+                       (QUEEN, ORTHOGONAL + DIAGONAL), (KING, ORTHOGONAL + DIAGONAL))
+}
 def sigma_from_text(rows: str) -> Sigma:
     """``KR,QK,RN,BB,NQ`` (canonical row order) as a kind-indexed tuple."""
     out = [0, PAWN, 0, 0, 0, 0, 0]
@@ -142,6 +147,13 @@ class Masquerade(ChessLike):
             for c in (WHITE, BLACK)
         }
         self._build_lines()
+        size = self.layout.size
+        # One shared Action per (from, to): generation then allocates nothing per move.
+        self.moves: list[list[Action]] = [[Action(A.MOVE, f, t) for t in range(size)]
+                                          for f in range(size)]
+        self.fen_order: tuple[int, ...] = tuple(
+            self.geo.at("board", x, y) for y in range(7, -1, -1) for x in range(8))
+        self.sigma_by_text: dict[str, Sigma] = {t: sigma_from_text(t) for t in SIGMA_TEXTS}
 
     def _build_lines(self) -> None:
         """Per pair of squares: which line patterns join them and the squares between.
@@ -275,32 +287,52 @@ class Masquerade(ChessLike):
             if t in promo:
                 out.extend(Action(A.MOVE, sq, t, letter) for letter in self.promo_letters)
             else:
-                out.append(Action(A.MOVE, sq, t))
+                out.append(self.moves[sq][t])
 
     def _piece_moves(self, state: MasqState, sq: int, kind: int, us: int,
                      out: list[Action]) -> None:
-        """Non-capturing moves by the piece's own pattern, then its capture attempts."""
+        """Non-capturing moves by the piece's own pattern, and its capture attempts.
+
+        The common case (plausible filter, σ applies) walks each of the eight lines once: the
+        empty squares are moves when the piece moves that way, the first piece met is a
+        plausible target when it is an enemy; knight leaps likewise.
+        """
         board, rules = state.board, self.rules
         append = out.append
-        if kind == KNIGHT or kind == KING:
-            for t in (rules.knight if kind == KNIGHT else rules.king)[sq]:
-                if not board[t]:
-                    append(Action(A.MOVE, sq, t))
-        else:
-            for d in _SLIDES[kind]:
-                for t in rules.rays[d][sq]:
-                    if board[t]:
-                        break
-                    append(Action(A.MOVE, sq, t))
         them = 3 - us
+        moves = self.moves[sq]
+        simple = self.plausible_only and not self.known_capturer(state, sq)
+        along = _ALONG[kind]
+        rays = rules.rays
+        for d in range(8):
+            steps = along[d]
+            for t in rays[d][sq]:
+                q = board[t]
+                if q:
+                    if simple and q >> 4 == them:
+                        append(moves[t])
+                    break
+                if steps:
+                    append(moves[t])
+                    steps -= 1
+                elif not simple:
+                    break
+        for t in rules.knight[sq]:
+            q = board[t]
+            if not q:
+                if kind == KNIGHT:
+                    append(moves[t])
+            elif simple and q >> 4 == them:
+                append(moves[t])
+        if simple:
+            return
         if self.known_capturer(state, sq):  # a true_normal promoted piece: known captures
-            pattern = kind
             for t in self._enemy_targets(board, sq, them):
-                if self.reach_mask(board, sq, t) >> pattern & 1:
-                    append(Action(A.MOVE, sq, t))
+                if self.reach_mask(board, sq, t) >> kind & 1:
+                    append(moves[t])
             return
         for t in self._enemy_targets(board, sq, them):
-            append(Action(A.MOVE, sq, t))
+            append(moves[t])
 
     def _enemy_targets(self, board: list[int], sq: int, them: int) -> list[int]:
         """Enemy squares a piece on ``sq`` may try to capture.
@@ -343,7 +375,7 @@ class Masquerade(ChessLike):
             if not self.castle_ignores_attacks and any(
                     self.attacked_by_sigma(state, s, 3 - us) for s in rule.safe):
                 continue
-            out.append(Action(A.MOVE, rule.king_from, rule.king_to))
+            out.append(self.moves[rule.king_from][rule.king_to])
 
     def attacked_by_sigma(self, state: MasqState, sq: int, by: int) -> bool:
         """Whether a piece of ``by`` could capture on ``sq`` with its real capture pattern."""
@@ -541,7 +573,6 @@ class Masquerade(ChessLike):
              "to": name(t), "succeeded": ok}
             for c, kind, f, t, ok, _ in state.attempts
         ]
-        out["actions"] = [self.public_action_text(a, viewer) for a in state.actions()]
         if viewer in (WHITE, BLACK):
             theirs = state.sigma[3 - viewer]
             # The opponent's σ: chosen by the viewer (or shown to them in random mode).
@@ -572,6 +603,25 @@ class Masquerade(ChessLike):
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ positions
+
+    def fen(self, state: State) -> str:
+        """The FEN of the board (as :meth:`ChessLike.fen`, from a precomputed square order)."""
+        board, letter = state.board, self.piece_letter
+        rows, row, empty = [], "", 0
+        for i, sq in enumerate(self.fen_order):
+            p = board[sq]
+            if p:
+                row += (str(empty) if empty else "") + letter(p)
+                empty = 0
+            else:
+                empty += 1
+            if i % 8 == 7:
+                rows.append(row + (str(empty) if empty else ""))
+                row, empty = "", 0
+        castling = "".join(c for i, c in enumerate("KQkq") if state.castling >> i & 1) or "-"
+        ep = self.layout.name(state.ep) if state.ep >= 0 else "-"
+        side = "w" if state.turn == WHITE else "b"
+        return f"{'/'.join(rows)} {side} {castling} {ep} {state.halfmove} {state.fullmove}"
 
     def position(self, state: State, private: bool = True) -> str:
         """``<FEN> <σ of White's pieces> <σ of Black's pieces> <promoted>[ rng:HEX]``.
@@ -628,11 +678,14 @@ class Masquerade(ChessLike):
         if field == "?":
             raise RecordError("a public position hides the capture patterns: use the private "
                               "form to set up a game")
+        found = self.sigma_by_text.get(field)
+        if found is not None:
+            return found
         try:
             rows = parse_assignment(f"{COLOUR_NAMES[colour]}:{field}").partition(":")[2]
         except NotationError as err:
             raise RecordError(str(err)) from None
-        return sigma_from_text(rows)
+        return self.sigma_by_text[rows]
 
 
 __all__ = ["Masquerade", "MasqState", "sigma_text", "sigma_from_text"]
