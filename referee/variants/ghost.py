@@ -52,6 +52,10 @@ from referee.variants.ghost_board import (
 )
 
 KIND_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
+#: Board squares in FEN order (rank 8 first); a board square's index is rank * 8 + file.
+FEN_ORDER = tuple(sq for rank in range(7, -1, -1) for sq in range(rank * 8, rank * 8 + 8))
+FEN_RUNS = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
+FEN_EXPAND = str.maketrans({str(n): "1" * n for n in range(2, 10)})
 _CASTLE_LETTERS = "KQkq"
 
 
@@ -127,7 +131,7 @@ class Ghost(ChessLike):
         rules = GhostRules(self.options["ghost.bishop_diagonal_edge_to_edge"],
                            self.options["ghost.knight_edge_L"],
                            self.options["ghost.far_row_promotes"])
-        self.tables = GhostTables(self.ext, self.ring, rules)
+        self.tables = GhostTables(self.ext, self.ring, rules, self.promo_letters)
         self.lines = board_lines(self.geo, self.board_squares)
         self.friendly_spawn_capture: bool = self.options["ghost.spawn_capture_friendly"]
         # Board square index = rank * 8 + file and the ring follows: the fast paths rely on it.
@@ -140,6 +144,7 @@ class Ghost(ChessLike):
         self.letters = [""] * 48
         for letter, piece in self.codes.items():
             self.letters[piece] = letter
+        self.fen_letters = [letter or "1" for letter in self.letters]
 
     # ------------------------------------------------------------------ generation
 
@@ -175,19 +180,19 @@ class Ghost(ChessLike):
         for sq in mine:
             p = board[sq]
             if not checked:
-                for t in tables.steps[p][sq]:
+                for t, action in tables.steps[p][sq]:
                     q = board[t]
                     if not q or q >> 4 == them:
-                        append(Action(A.MOVE, sq, t))
-                for t in tables.promos[p][sq]:
+                        append(action)
+                for t, actions in tables.promos[p][sq]:
                     q = board[t]
                     if not q or q >> 4 == them:
-                        out.extend(Action(A.MOVE, sq, t, letter) for letter in self.promo_letters)
-            for t in tables.caps[p][sq]:
+                        out.extend(actions)
+            for t, action in tables.caps[p][sq]:
                 q = board[t]
                 if q and q >> 4 == them and (q == enemy_king or self._capture_is_safe(
                         board, t, ksq, them, checked)):
-                    append(Action(A.MOVE, sq, t))
+                    append(action)
 
     def _capture_is_safe(self, board: list[int], victim: int, ksq: int, them: int,
                          checked: bool) -> bool:
@@ -368,7 +373,7 @@ class Ghost(ChessLike):
         """Whether a ghost stands on the ring (or is about to spawn)."""
         assert isinstance(state, GhostState)
         board = state.board
-        return bool(state.pending) or any(board[sq] for sq in self.ring)
+        return bool(state.pending) or any(board[self.ring_start:])
 
     def position_key(self, state: State) -> tuple[Any, ...]:
         assert isinstance(state, GhostState)
@@ -404,23 +409,20 @@ class Ghost(ChessLike):
         """
         assert isinstance(state, GhostState)
         board, letters, names = state.board, self.letters, self.names
-        rows = []
-        for y in range(56, -1, -8):  # board square index = rank * 8 + file
-            row, empty = "", 0
-            for p in board[y:y + 8]:
-                if p:
-                    row += (str(empty) if empty else "") + letters[p]
-                    empty = 0
-                else:
-                    empty += 1
-            rows.append(row + (str(empty) if empty else ""))
+        filled = self.fen_letters  # "1" for an empty square, then runs of 1s become counts
+        chars = [filled[board[sq]] for sq in FEN_ORDER]
+        for at in (56, 48, 40, 32, 24, 16, 8):
+            chars.insert(at, "/")
+        placement = "".join(chars)
+        for run, count in FEN_RUNS:
+            placement = placement.replace(run, count)
         ghosts = ",".join(letters[board[sq]] + names[sq] for sq in self.ring if board[sq]) or "-"
         castling = "".join(c for i, c in enumerate(_CASTLE_LETTERS) if state.castling >> i & 1)
         pending = "-"
         if state.pending:
             pending = f"{letters[state.pending]}@{names[state.pending_from]}"
         removed = "".join(letters[p] for p in state.removed) or "-"
-        return (f"{'/'.join(rows)} {ghosts} {'w' if state.turn == WHITE else 'b'} "
+        return (f"{placement} {ghosts} {'w' if state.turn == WHITE else 'b'} "
                 f"{castling or '-'} {names[state.ep] if state.ep >= 0 else '-'} "
                 f"{state.halfmove} {state.fullmove} {pending} {removed}")
 
@@ -447,24 +449,21 @@ class Ghost(ChessLike):
         return st
 
     def _place_board(self, st: GhostState, placement: str) -> None:
-        rows = placement.split("/")
+        rows = placement.translate(FEN_EXPAND).split("/")  # one character per square
         if len(rows) != 8:
             raise RecordError(f"board field needs 8 ranks, has {len(rows)}")
-        board, ids = st.board, st.ids
+        board, ids, codes = st.board, st.ids, self.codes
         for i, row in enumerate(rows):
-            sq, end = (7 - i) * 8, (8 - i) * 8
-            for ch in row:
-                if ch.isdigit():
-                    sq += int(ch)
-                    continue
-                piece = self.codes.get(ch, 0)
-                if not piece or sq >= end:
-                    raise RecordError(f"bad rank {row!r} in board field")
-                board[sq], ids[sq] = piece, st.next_id
-                st.next_id += 1
-                sq += 1
-            if sq != end:
-                raise RecordError(f"rank {row!r} does not have 8 squares")
+            if len(row) != 8:
+                raise RecordError(f"rank {8 - i} of {placement!r} does not have 8 squares")
+            base = (7 - i) * 8
+            for x, ch in enumerate(row):
+                if ch != "1":
+                    piece = codes.get(ch, 0)
+                    if not piece:
+                        raise RecordError(f"bad piece {ch!r} in board field {placement!r}")
+                    board[base + x], ids[base + x] = piece, st.next_id
+                    st.next_id += 1
 
     def _place_ghosts(self, st: GhostState, field: str) -> None:
         if field == "-":

@@ -16,6 +16,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
+from referee.actions import MOVE, Action
 from referee.geometry import (
     DIAGONAL,
     DIRECTIONS,
@@ -138,24 +139,29 @@ class GhostTables:
     Attributes:
         ring: the ring squares (global indices) in canonical order.
         is_ring: per global square, whether it is a ring cell.
-        steps: per ghost piece code, per square: ring cells it may move to (empty or enemy ghost),
-            without promotion.
-        promos: the same for ghost pawns arriving on a promotion cell (empty for other kinds).
-        caps: per ghost piece code, per square: board squares it may capture on (enemy piece).
+        steps: per ghost piece code, per square: (ring cell, its move action) for the cells it
+            may move to if empty or held by an enemy ghost, without promotion. Actions are built
+            here once, so generating a ghost move allocates nothing.
+        promos: the same for ghost pawns arriving on a promotion cell, with one action per
+            promotion piece (empty for other kinds).
+        caps: per ghost piece code, per square: (board square, action) where it may capture an
+            enemy living piece.
         promo_cells: per colour, ring cells where a ghost pawn promotes.
     """
 
-    def __init__(self, ext: Geometry, ring: Sequence[int], rules: GhostRules) -> None:
+    def __init__(self, ext: Geometry, ring: Sequence[int], rules: GhostRules,
+                 promo_letters: str = "QRBN") -> None:
         self.ext = ext
+        self.promo_letters = promo_letters
         self.ring = tuple(ring)
         self.is_ring = [False] * ext.size
         for sq in self.ring:
             self.is_ring[sq] = True
         self.rules = rules
         self.promo_cells = {c: self._promotion_cells(c) for c in (WHITE, BLACK)}
-        self.steps: dict[int, list[tuple[int, ...]]] = {}
-        self.promos: dict[int, list[tuple[int, ...]]] = {}
-        self.caps: dict[int, list[tuple[int, ...]]] = {}
+        self.steps: dict[int, list[tuple[tuple[int, Action], ...]]] = {}
+        self.promos: dict[int, list[tuple[tuple[int, tuple[Action, ...]], ...]]] = {}
+        self.caps: dict[int, list[tuple[tuple[int, Action], ...]]] = {}
         for kind in GHOST_KINDS:
             self._fill(kind)
         coords = ext.coords
@@ -177,15 +183,17 @@ class GhostTables:
         """Tables of one ghost kind; only pawns differ by colour, the rest share one table."""
         for colour in (WHITE, BLACK) if kind == PAWN else (WHITE,):
             promo_cells = self.promo_cells[colour] if kind == PAWN else frozenset()
-            steps: list[tuple[int, ...]] = [()] * self.ext.size
-            promos: list[tuple[int, ...]] = [()] * self.ext.size
-            caps: list[tuple[int, ...]] = [()] * self.ext.size
+            steps: list[tuple[tuple[int, Action], ...]] = [()] * self.ext.size
+            promos: list[tuple[tuple[int, tuple[Action, ...]], ...]] = [()] * self.ext.size
+            caps: list[tuple[tuple[int, Action], ...]] = [()] * self.ext.size
             for sq in self.ring:
                 ring_to, board_to = (self._pawn_targets(sq, colour) if kind == PAWN
                                      else self._targets(sq, kind))
-                steps[sq] = tuple(t for t in ring_to if t not in promo_cells)
-                promos[sq] = tuple(t for t in ring_to if t in promo_cells)
-                caps[sq] = tuple(board_to)
+                steps[sq] = tuple((t, Action(MOVE, sq, t)) for t in ring_to
+                                  if t not in promo_cells)
+                promos[sq] = tuple((t, tuple(Action(MOVE, sq, t, p) for p in self.promo_letters))
+                                   for t in ring_to if t in promo_cells)
+                caps[sq] = tuple((t, Action(MOVE, sq, t)) for t in board_to)
             owners = (colour,) if kind == PAWN else (WHITE, BLACK)
             for owner in owners:
                 piece = code(kind, owner)
