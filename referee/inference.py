@@ -34,7 +34,7 @@ Squares are the variant layout's global indices; letters are NOTATION.md piece l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from referee import actions as A
@@ -44,6 +44,12 @@ from referee.variant import Variant
 
 #: Choices made by putting a piece down (the square is the choice).
 PHYSICAL_CHOICES = frozenset({A.HOME, A.SPAWN, A.DROP})
+
+
+def promotion_order(variant: Variant) -> list[str]:
+    """Promotion pieces in the order they are offered: no promotion first (where promotion is
+    optional, as in Die Chess), then the variant's letters; the first offered is the default."""
+    return ["", *variant.promo_letters]
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,8 @@ class Candidate:
         touch: squares whose piece changes while staying occupied: must have been lifted.
         player: squares the player handles (origins, destinations, choice squares).
         letters: piece letters on the player's squares afterwards (for identity sensors).
+        origins: for each occupied player square afterwards, the square its piece came from
+            (-1 for a piece from off the board); used to break ties by the order of events.
     """
 
     actions: tuple[Action, ...]
@@ -69,6 +77,7 @@ class Candidate:
     touch: frozenset[int]
     player: frozenset[int]
     letters: tuple[tuple[int, str], ...]
+    origins: tuple[tuple[int, int], ...] = ()
 
     def matches(self, observed: frozenset[int], turn: _Turn, letters: dict[int, str],
                 slack: frozenset[int] = frozenset()) -> bool:
@@ -141,14 +150,24 @@ class _Turn:
     last_place: dict[int, int] = field(default_factory=dict)
     seq: int = 0
     reported: set[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=set)
+    # Which square's piece is now on a square, as a person's hand moves them: a piece put
+    # down is the one picked up last (-1: a piece from off the board).
+    came_from: dict[int, int] = field(default_factory=dict)
+    hand: list[int] = field(default_factory=list)
 
     def lifted(self, sq: int) -> None:
         self.seq += 1
         self.first_lift.setdefault(sq, self.seq)
+        self.hand.append(self.came_from.get(sq, sq))
 
     def placed(self, sq: int) -> None:
         self.seq += 1
         self.last_place[sq] = self.seq
+        self.came_from[sq] = self.hand.pop() if self.hand else -1
+
+    def agreement(self, origins: tuple[tuple[int, int], ...]) -> int:
+        """How many of a candidate's piece journeys the hand movements confirm."""
+        return sum(self.came_from.get(sq, sq) == origin for sq, origin in origins)
 
     def refilled_after(self, squares: frozenset[int], origin: int) -> bool:
         """Every square was lifted, then filled again after ``origin`` was first lifted."""
@@ -170,17 +189,20 @@ class MoveInference:
         sensed: squares the sensor covers (default: all squares of the layout).
         settle_ms: stillness before the board is judged, in milliseconds of event time.
         provisional_ms: how long a move that may be the first half of another is held.
+        decision_ms: how long a capture that may still become a resurrection is held (the
+            mover's clock press confirms it at once).
         confirm_with_clock: recognise moves only when the mover presses its clock button.
     """
 
     def __init__(self, variant: Variant, state: State, *, sensed: Iterable[int] | None = None,
-                 settle_ms: int = 150, provisional_ms: int = 1500,
+                 settle_ms: int = 150, provisional_ms: int = 1500, decision_ms: int = 6000,
                  confirm_with_clock: bool = False) -> None:
         self.variant = variant
         self.state = state
         self.sensed = frozenset(range(variant.layout.size) if sensed is None else sensed)
         self.settle_ms = settle_ms
         self.provisional_ms = provisional_ms
+        self.decision_ms = decision_ms
         self.confirm_with_clock = confirm_with_clock
         self.observed = self.expected_occupancy(state)
         self.letters: dict[int, str] = {}
@@ -189,7 +211,9 @@ class MoveInference:
         self._dirty = False
         self._provisional: tuple[Candidate, list[Candidate], int] | None = None
         self._outstanding: frozenset[int] = frozenset()
-        self._promotion: tuple[list[Candidate], int] | None = None
+        # (candidates differing only by promotion piece, the one shown, which action promotes)
+        self._promotion: tuple[list[Candidate], int, int] | None = None
+        self._promotion_board: frozenset[int] = frozenset()
         self._in_problem = False
 
     # ------------------------------------------------------------------ state from the owner
@@ -202,6 +226,15 @@ class MoveInference:
     def set_state(self, state: State) -> None:
         """The owner applied actions (or took one back): judge the board against ``state``."""
         self.state = state
+
+    def resync(self, state: State) -> list[Decision]:
+        """An action was made off the board (a burial, an assignment, an undo): what must the
+        players now change on the board to match ``state``?"""
+        self.state = state
+        self._promotion = None
+        self._provisional = None
+        self._turn = _Turn()
+        return self._correction_needed()
 
     # ------------------------------------------------------------------ input
 
@@ -260,21 +293,21 @@ class MoveInference:
         """``back`` cycles the pending promotion piece, ``confirm`` takes it."""
         if self._promotion is None:
             return []
-        options, index = self._promotion
+        options, current, index = self._promotion
         if name == "back":
-            self._promotion = (options, (index + 1) % len(options))
-            cand = options[(index + 1) % len(options)]
-            return [PromotionPending(cand.actions[0].to, self._promo_letters(options))]
+            self._promotion = (options, (current + 1) % len(options), index)
+            return [self._promotion_prompt()]
         if name == "confirm":
-            return self._accept(options[index])
+            return self._accept(options[current])
         return []
 
     def die(self, face: str) -> list[Decision]:
-        """A physical die was read: a roll, if rolling is legal now."""
+        """A physical die was read: a roll, if rolling is legal now (after any held move)."""
+        out = self._confirm_held()  # the held move is finished: the owner applies it first
         action = self.variant.normalize(self.state, A.simple(A.ROLL, face))
         if self.variant.is_legal(self.state, action):
-            return [Recognised((action,))]
-        return []
+            out.append(Recognised((action,)))
+        return out
 
     # ------------------------------------------------------------------ judging
 
@@ -292,7 +325,9 @@ class MoveInference:
         """The board is settled: accept, hold, report or wait."""
         self._dirty = False
         if self._promotion is not None:
-            # Any further change on the board takes the default promotion piece.
+            if self.observed == self._promotion_board:
+                return []  # a bounce or a brushed square: still waiting for the buttons
+            # The game goes on without an answer: take the piece shown (the default first).
             out = self._accept(self._promotion[0][self._promotion[1]])
             return out + self._judge_again()
         if self._provisional is not None:
@@ -314,18 +349,21 @@ class MoveInference:
         cand = matches[0]
         alternatives = self._extensions(cand)
         if alternatives:
-            deadline = (self._last_event_ms or 0) + self.provisional_ms
-            self._provisional = (cand, alternatives, deadline)
+            wait = self.provisional_ms
+            if any(c.actions[0].rise >= 0 for c in alternatives):
+                wait = self.decision_ms  # the player is deciding whether to resurrect
+            self._provisional = (cand, alternatives, (self._last_event_ms or 0) + wait)
             return []
         return self._accept(cand)
 
     def _judge_provisional(self) -> list[Decision]:
         assert self._provisional is not None
         held, alternatives, deadline = self._provisional
-        for cand in alternatives:
-            if cand.matches(self.observed, self._turn, self.letters, self._outstanding):
-                self._provisional = None
-                return self._accept(cand)
+        fitting = [c for c in alternatives
+                   if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
+        if fitting:
+            self._provisional = None
+            return self._accept(fitting[0]) if len(fitting) == 1 else self._ambiguous(fitting)
         if held.matches(self.observed, self._turn, self.letters, self._outstanding):
             return []  # still the held move: keep waiting for the player to go on
         out = self._confirm_held()
@@ -339,22 +377,29 @@ class MoveInference:
         return self._accept(held, keep_touched=True)
 
     def _ambiguous(self, matches: list[Candidate]) -> list[Decision]:
-        firsts = {c.actions[0]._replace(promo="") for c in matches}
-        if len(firsts) == 1 and all(c.actions[0].promo for c in matches):
-            order = self.variant.promo_letters
-            matches.sort(key=lambda c: order.index(c.actions[0].promo)
-                         if c.actions[0].promo in order else len(order))
-            self._promotion = (matches, 0)
-            return [PromotionPending(matches[0].actions[0].to, self._promo_letters(matches))]
-        # Truly different actions fit: prefer the one whose destination was set down last.
-        return self._accept(matches[-1]) if self._prefer_last(matches) else []
+        """Several candidates fit the occupancy: the order of lifts and places decides which
+        piece went where; then only a promotion piece can be left open (asked for)."""
+        best = max(self._turn.agreement(c.origins) for c in matches)
+        matches = [c for c in matches if self._turn.agreement(c.origins) == best]
+        if len(matches) == 1:
+            return self._accept(matches[0])
+        stripped = {tuple(a._replace(promo="") for a in c.actions) for c in matches}
+        if len(stripped) != 1:
+            return []
+        index = next(i for i in range(len(matches[0].actions))
+                     if len({c.actions[i].promo for c in matches}) > 1)
+        order = promotion_order(self.variant)
+        matches.sort(key=lambda c: order.index(c.actions[index].promo))
+        self._promotion = (matches, 0, index)
+        self._promotion_board = self.observed
+        return [self._promotion_prompt()]
 
-    def _prefer_last(self, matches: list[Candidate]) -> bool:
-        return False
-
-    @staticmethod
-    def _promo_letters(options: Sequence[Candidate]) -> tuple[str, ...]:
-        return tuple(c.actions[0].promo for c in options)
+    def _promotion_prompt(self) -> PromotionPending:
+        assert self._promotion is not None
+        options, current, index = self._promotion
+        letters = tuple(c.actions[index].promo for c in options)
+        rotated = letters[current:] + letters[:current]
+        return PromotionPending(options[0].actions[index].to, rotated)
 
     def _accept(self, cand: Candidate, keep_touched: bool = False) -> list[Decision]:
         self._promotion = None
@@ -364,6 +409,15 @@ class MoveInference:
         out += self._correction_needed()
         self._in_problem = False
         return out
+
+    def _failed_attempt(self, action: Action, after: State, before: frozenset[int]) -> Candidate:
+        """A capture attempt that the rules turn down (Masquerade): the player still makes the
+        capture on the board; once it is recognised the referee says to put both pieces back."""
+        frm, to = action.frm, action.to
+        expect = (before - {frm}) | {to}
+        letter = self.variant.piece_letter(after.board[frm])
+        return Candidate((action,), after, expect, expect, frozenset(), frozenset({to}),
+                         frozenset({frm, to}), ((to, letter),), ((to, frm),))
 
     def _correction_needed(self) -> list[Decision]:
         expected = self.expected_occupancy(self.state)
@@ -376,8 +430,9 @@ class MoveInference:
     def _check_problem(self) -> list[Decision]:
         expected = self.expected_occupancy(self.state)
         if self.observed == expected:
+            # The board is back on the game: what hands did before no longer counts.
             self._outstanding = frozenset()
-            self._turn.reported.clear()
+            self._turn = _Turn()
             if self._in_problem:
                 self._in_problem = False
                 return [BoardGood()]
@@ -416,16 +471,25 @@ class MoveInference:
                 if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
 
     def _extensions(self, cand: Candidate) -> list[Candidate]:
-        """Larger candidates of the same turn that begin with what ``cand`` shows."""
+        """Candidates the player may still be on the way to when the board shows ``cand``.
+
+        Two cases: ``cand`` is exactly what another candidate asks the referee to finish (a
+        rook move that starts a rook-first castling), or ``cand`` is a capture that its player
+        may still turn into a resurrection by lifting the capturer again (Dead Man's Chess).
+        """
         before = cand.after.parent
         if before is None:
             return []
+        first = cand.actions[0]
         out = []
-        for other in self.candidates(self.state if cand.after is self.state else before):
-            if other is cand or not cand.player < (other.player | other.free):
+        for other in self.candidates(before):
+            if other is cand:
                 continue
-            if all((sq in other.expect) == (sq in cand.expect) for sq in cand.player
-                   if sq not in other.free):
+            head = other.actions[0]
+            rises = first.rise < 0 and head.rise >= 0 and head._replace(rise=-1) == first
+            finishes = cand.player <= other.free and all(
+                (sq in other.expect) == (sq in cand.expect) for sq in cand.player)
+            if rises or finishes:
                 out.append(other)
         return out
 
@@ -446,14 +510,17 @@ class MoveInference:
         after = self.variant.apply(state, actions[-1])
         after.action = actions[-1]
         follow = self.variant.legal_actions(after)
+        # The turn may stop here on the board (the piece still in hand or in Limbo) and the
+        # choice follow later, or the choice may be made in the same breath: both are candidates.
+        out.append(self._candidate(start, before, actions, after))
         if follow and all(a.kind in PHYSICAL_CHOICES for a in follow):
             for choice in follow:
                 self._extend(start, before, actions + (choice,), after, out)
-            return
-        out.append(self._candidate(start, before, actions, after))
 
     def _candidate(self, start: State, before: frozenset[int], actions: tuple[Action, ...],
                    after: State) -> Candidate:
+        if len(actions) == 1 and actions[0].kind == A.MOVE and after.board == start.board:
+            return self._failed_attempt(actions[0], after, before)
         player: set[int] = set()
         for action in actions:
             player.update(sq for sq in (action.frm, action.to, action.rise) if sq >= 0)
@@ -466,5 +533,8 @@ class MoveInference:
                           and start.ids[sq] != after.ids[sq])
         letters = tuple((sq, self.variant.piece_letter(after.board[sq]))
                         for sq in sorted(player) if after.board[sq])
+        where = {ident: sq for sq, ident in enumerate(start.ids) if ident}
+        origins = tuple((sq, where.get(after.ids[sq], -1)) for sq in sorted(player)
+                        if after.board[sq])
         return Candidate(actions, after, expect, expect - free, free, touch, frozenset(player),
-                         letters)
+                         letters, origins)

@@ -87,7 +87,7 @@ class Referee:
         self.inference = MoveInference(game.variant, game.state, settle_ms=settle_ms,
                                        provisional_ms=provisional_ms,
                                        confirm_with_clock=confirm_with_clock)
-        self._waiting_private = False
+        self._choice: tuple[list[Action], int] | None = None
 
     # ------------------------------------------------------------------ input
 
@@ -105,12 +105,18 @@ class Referee:
 
     def private_action(self, text: str) -> Played | None:
         """A choice made off the board (phone, private screen). Returns None if refused."""
+        self._choice = None
         try:
             played = self.game.play(text)
         except RefereeError as err:
             self._emit(Update("note", f"refused {text!r}: {err}", self.game.state))
             return None
-        self._after_play(played)
+        self.stats.actions += 1
+        self._emit(Update("action", played.text, self.game.state, played=played,
+                          events=played.events))
+        # The choice may change the board (a zombie that rots when the turn ends): say what.
+        self._handle(self.inference.resync(self.game.state))
+        self._offer_private()
         return played
 
     def _decide(self, event: SensorEvent) -> list[Decision]:
@@ -123,10 +129,12 @@ class Referee:
             if isinstance(event, Place):
                 return inf.place(event.t_ms, known[0], event.piece) if known[0] >= 0 else []
             return inf.snapshot(event.t_ms, [s for s in known if s >= 0])
-        if isinstance(event, Die):
-            return inf.tick(event.t_ms) + inf.die(str(event.face))
-        if isinstance(event, Button):
-            return inf.tick(event.t_ms) + self._button(event.name)
+        if isinstance(event, Die | Button):
+            # what the board showed before the press or the roll comes first
+            self._handle(inf.tick(event.t_ms))
+            if isinstance(event, Die):
+                return inf.die(str(event.face))
+            return self._button(event.name)
         if isinstance(event, LinkState):
             self._emit(Update("link", f"sensor link {event.state}", self.game.state))
         return []
@@ -139,7 +147,27 @@ class Referee:
             if self.game.variant.is_legal(self.game.state, roll):
                 return [Recognised((roll,))]
             return []
+        if self._choice is not None and name in ("back", "confirm"):
+            return self._choice_button(name)
         return self.inference.promotion_button(name)
+
+    def _choice_button(self, name: str) -> list[Decision]:
+        """Buttons step through an off-board choice (a revealed zombie pawn's promotion)."""
+        assert self._choice is not None
+        options, index = self._choice
+        if name == "back":
+            self._choice = (options, (index + 1) % len(options))
+            self._prompt_choice()
+            return []
+        self._choice = None
+        return [Recognised((options[index],))]
+
+    def _prompt_choice(self) -> None:
+        assert self._choice is not None
+        options, index = self._choice
+        texts = [self.game.variant.format_action(a) for a in options[index:] + options[:index]]
+        self._emit(Update("prompt", "choose with back / confirm: " + " ".join(texts),
+                          self.game.state))
 
     def _square(self, text: str) -> int:
         layout = self.game.variant.layout
@@ -196,6 +224,10 @@ class Referee:
             return
         if self.private:
             self.private_action(self.private.pop(0))
+            return
+        if all(a.kind == A.PROMOTE for a in legal):  # shown on the shared display: public
+            self._choice = (list(legal), 0)
+            self._prompt_choice()
             return
         who = COLOUR_NAMES[self.game.state.to_act]
         kinds = "/".join(sorted({a.kind for a in legal}))

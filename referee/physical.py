@@ -65,9 +65,11 @@ def physical_steps(variant: Variant, before: State, actions: Sequence[Action],
         elif action.kind in (A.PASS, A.END):
             name = "clock-white" if state.to_act == 1 else "clock-black"
             steps.append(Step("button", value=name, gap_ms=rng.randint(*within_ms)))
+        elif action.kind == A.MOVE and after.board == state.board:
+            steps += _failed_attempt(variant, state, action, rng, within_ms)
         else:
             steps += _board_steps(variant, state, after, rng, within_ms)
-            steps += _promotion_buttons(variant, action, rng)
+            steps += _promotion_buttons(variant, state, action, rng)
         state = after
     if noise:
         steps = _add_noise(steps, before, rng)
@@ -91,13 +93,35 @@ def _board_steps(variant: Variant, before: State, after: State, rng: random.Rand
     return [Step(s.kind, s.square, s.letter, gap_ms=rng.randint(*within_ms)) for s in order]
 
 
-def _promotion_buttons(variant: Variant, action: Action, rng: random.Random) -> list[Step]:
+def _failed_attempt(variant: Variant, state: State, action: Action, rng: random.Random,
+                    within_ms: tuple[int, int]) -> list[Step]:
+    """A refused capture attempt: the capture is made, the referee says no, both go back."""
+    frm, to = action.frm, action.to
+    mover, victim = (variant.piece_letter(state.board[sq]) for sq in (frm, to))
+    first = [Step("lift", frm), Step("lift", to)]
+    rng.shuffle(first)
+    steps = first + [Step("place", to, mover)]
+    steps = [Step(s.kind, s.square, s.letter, gap_ms=rng.randint(*within_ms)) for s in steps]
+    back = [Step("lift", to, gap_ms=rng.randint(400, 800)), Step("place", to, victim),
+            Step("place", frm, mover)]
+    return steps + [Step(s.kind, s.square, s.letter, gap_ms=s.gap_ms if s.gap_ms != 60 else
+                         rng.randint(*within_ms)) for s in back]
+
+
+def _promotion_buttons(variant: Variant, state: State, action: Action,
+                       rng: random.Random) -> list[Step]:
     """A board that cannot tell pieces apart asks for the promotion piece on the display: the
     player presses ``back`` to step through the choices (the first is the default) and then
     ``confirm``, after reading the prompt (longer than the settle time)."""
-    if action.kind != A.MOVE or not action.promo or action.promo not in variant.promo_letters:
+    from referee.inference import promotion_order
+
+    if action.kind not in (A.MOVE, A.SPAWN):
         return []
-    presses = variant.promo_letters.index(action.promo)
+    legal = set(variant.legal_actions(state))
+    offered = [p for p in promotion_order(variant) if action._replace(promo=p) in legal]
+    if len(offered) < 2:
+        return []
+    presses = offered.index(action.promo)
     steps = [Step("button", value="back", gap_ms=rng.randint(300, 600) if i == 0 else 120)
              for i in range(presses)]
     return steps + [Step("button", value="confirm", gap_ms=rng.randint(300, 600))]

@@ -7,7 +7,8 @@ import random
 from firmware_bridge.events import Button, Die, Lift, Place, SensorEvent
 from referee.game import Game
 from referee.orchestrator import Referee, Update
-from referee.physical import Step, physical_steps
+from referee.physical import Step, changed_squares, physical_steps
+from referee.state import State
 
 
 def steps_to_events(game: Game, steps: list[Step], start_ms: int) -> tuple[list[SensorEvent], int]:
@@ -42,7 +43,7 @@ class Recorder:
 
 
 def random_physical_game(variant: str, seed: int, max_turns: int = 60, noise: bool = True,
-                         private_kinds: tuple[str, ...] = ("bury", "assign")
+                         private_kinds: tuple[str, ...] = ("bury", "assign", "promote")
                          ) -> tuple[list[str], list[str], Recorder]:
     """A random legal game played by hand through a Referee.
 
@@ -58,6 +59,7 @@ def random_physical_game(variant: str, seed: int, max_turns: int = 60, noise: bo
     t = 0
     chosen: list[str] = []
     for _ in range(max_turns):
+        t = _private_choices(truth, referee, rng, chosen, private_kinds, t)
         if truth.outcome.result != "*":
             break
         turn = [rng.choice(truth.legal())]
@@ -72,11 +74,31 @@ def random_physical_game(variant: str, seed: int, max_turns: int = 60, noise: bo
         events, t = steps_to_events(truth, steps, t + rng.randint(400, 1200))
         for ev in events:
             referee.feed(ev)
-        while truth.outcome.result == "*" and truth.legal() and \
-                truth.legal()[0].kind in private_kinds:
-            secret = rng.choice(truth.legal())
-            truth.play(secret)
-            chosen.append(truth.variant.format_action(secret))
-            referee.private_action(truth.variant.format_action(secret))
     referee.finish()
     return chosen, referee.game.action_texts(), recorder
+
+
+def _private_choices(truth: Game, referee: Referee, rng: random.Random, chosen: list[str],
+                     kinds: tuple[str, ...], t: int) -> int:
+    """Choices made off the board (a phone): given once the referee has settled the board."""
+    while truth.outcome.result == "*" and truth.legal() and truth.legal()[0].kind in kinds:
+        t += 1000
+        referee.tick(t)
+        secret = truth.variant.format_action(rng.choice(truth.legal()))
+        before = truth.state
+        truth.play(secret)
+        chosen.append(secret)
+        referee.private_action(secret)
+        # what the choice changes on the board (a rotting zombie) the players then carry out
+        steps = [Step(s.kind, s.square, s.letter, gap_ms=s.gap_ms)
+                 for s in _board_changes(truth, before)]
+        events, t = steps_to_events(truth, steps, t + 500)
+        for ev in events:
+            referee.feed(ev)
+    return t
+
+
+def _board_changes(truth: Game, before: State) -> list[Step]:
+    lifts, places = changed_squares(before, truth.state)
+    return [Step("lift", sq) for sq in lifts] + [
+        Step("place", sq, truth.variant.piece_letter(truth.state.board[sq])) for sq in places]
