@@ -77,6 +77,13 @@ def _check_promotion_set(value: Any) -> str:
     return ",".join(c for c in "HW" if c in letters)
 
 
+def _check_max_plies(value: Any) -> Any:
+    """A whole number of plies >= 1, or None (also written ``"None"``, as RULINGS does)."""
+    if isinstance(value, str) and value.strip().lower() in ("none", "null", "off"):
+        return None
+    return int_option(1, allow_none=True)(value)
+
+
 class AfterlifeState(State):
     """The state plus what Afterlife adds (all of it public, RULINGS §4.7).
 
@@ -164,7 +171,7 @@ class Afterlife(Variant):
         OptionSpec("alc.gray_no_immediate_reversal", False,
                    "a gray piece may not be moved straight back", BOOL),
         OptionSpec("alc.max_plies", None, "draw after this many plies (None = no limit)",
-                   check=int_option(1, allow_none=True)),
+                   check=_check_max_plies),
     )
 
     def build_layout(self) -> Layout:

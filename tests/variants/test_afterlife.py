@@ -111,8 +111,15 @@ def test_promotion_set_is_normalised_and_checked() -> None:
             Afterlife({"alc.promotion_set": bad})
 
 
+def test_max_plies_accepts_none_spellings() -> None:
+    for value in (None, "None", "null"):
+        assert Afterlife({"alc.max_plies": value}).options["alc.max_plies"] is None
+    assert Afterlife({"alc.max_plies": 40}).options["alc.max_plies"] == 40
+
+
 @pytest.mark.parametrize("key,value", [
-    ("alc.max_plies", 0), ("alc.win_mode", "royal"), ("alc.limbo_departure", "never"),
+    ("alc.max_plies", 0), ("alc.max_plies", "ten"), ("alc.max_plies", True),
+    ("alc.win_mode", "royal"), ("alc.limbo_departure", "never"),
     ("alc.own_capture_counts", 1), ("alc.unknown", True),
 ])
 def test_bad_options_are_refused(key: str, value: object) -> None:
