@@ -471,7 +471,16 @@ class Die(ChessLike):
     def view(self, state: State, viewer: int | None) -> dict[str, Any]:
         """Everything is public in Die Chess except the referee's generator, left out here."""
         assert isinstance(state, DieState)
-        out = super().view(state, viewer)
+        outcome = self.outcome(state)
+        name = self.layout.name
+        out: dict[str, Any] = {
+            "variant": self.name,
+            "squares": {name(sq): self.piece_letter(state.board[sq])
+                        for sq in state.pos[1:] if sq >= 0},
+            "turn": COLOUR_NAMES[state.turn], "to_act": COLOUR_NAMES[state.to_act],
+            "result": outcome.result, "reason": outcome.reason,
+            "removed": sorted(self.piece_letter(p) for p in state.removed), "ply": state.ply,
+        }
         faces, left = self.faces(state), self.moves_left(state)
         out["dice"] = {
             COLOUR_NAMES[c]: {

@@ -69,14 +69,36 @@ def sigma_from_text(rows: str) -> Sigma:
     return tuple(out)
 
 
+def _sigma_text(sigma: Sigma) -> str:
+    return ",".join(r + CHESS_LETTERS[sigma[CHESS_KIND_BY_LETTER[r]]] for r in ROW_LETTERS)
+
+
 def sigma_text(sigma: Sigma) -> str:
     """The canonical ``KR,QK,RN,BB,NQ`` text of a kind-indexed σ."""
-    return ",".join(r + CHESS_LETTERS[sigma[CHESS_KIND_BY_LETTER[r]]] for r in ROW_LETTERS)
+    return _TEXT_OF.get(sigma) or _sigma_text(sigma)
 
 
 SIGMA_TEXTS: Final = tuple(",".join(r + c for r, c in zip(ROW_LETTERS, p, strict=True))
                            for p in permutations(ROW_LETTERS))
 ALL_SIGMAS: Final = tuple(sigma_from_text(t) for t in SIGMA_TEXTS)
+_TEXT_OF: Final = dict(zip(ALL_SIGMAS, SIGMA_TEXTS, strict=True))
+
+
+def deduction_table(consistent: tuple[Sigma, ...]) -> str:
+    """The deduction table of the σ still ``consistent`` with the attempt results: for each
+    row (piece type) and column (pattern) in ``KQRBN`` order, ``O`` when every consistent σ
+    gives that pattern, ``X`` when none does, ``?`` otherwise. Exact, not rule-of-thumb."""
+    cells = []
+    for row in ROW_LETTERS:
+        seen = {s[CHESS_KIND_BY_LETTER[row]] for s in consistent}
+        for col in ROW_LETTERS:
+            pattern = CHESS_KIND_BY_LETTER[col]
+            cells.append("O" if seen == {pattern} else "?" if pattern in seen else "X")
+    return "".join(cells)
+
+
+_OPEN_TABLE: Final = deduction_table(ALL_SIGMAS)
+_RUNS: Final = tuple("1" * n for n in range(8, 1, -1))  # longest first
 
 
 class MasqState(State):
@@ -89,23 +111,31 @@ class MasqState(State):
             ``masq.promoted_capture=true_normal``).
         attempts: every capture attempt so far (public): (colour, kind whose σ was tried,
             from, to, succeeded, bit mask of the patterns that reached the target).
+        attempt_log: the same attempts as text (``Nc3xd5 failed``), for views.
         consistent: per colour, the σ still consistent with that colour's attempt results
             (derived from public facts only; kept here so views need not replay history).
+        deduced: per colour, the deduction table those σ give (see
+            :meth:`Masquerade.deductions`), 25 letters ``O``/``X``/``?``, rows then columns
+            in ``KQRBN`` order.
     """
 
-    __slots__ = ("sigma", "promoted", "attempts", "consistent")
+    __slots__ = ("sigma", "promoted", "attempts", "attempt_log", "consistent", "deduced")
 
     sigma: list[Sigma | None]
     promoted: frozenset[int]
     attempts: tuple[Attempt, ...]
+    attempt_log: tuple[str, ...]
     consistent: tuple[tuple[Sigma, ...], ...]
+    deduced: tuple[str, ...]
 
     def copy_extra(self, new: State) -> None:
         assert isinstance(new, MasqState)
         new.sigma = self.sigma[:]
         new.promoted = self.promoted
         new.attempts = self.attempts  # immutable tuples: shared until an attempt adds one
+        new.attempt_log = self.attempt_log
         new.consistent = self.consistent
+        new.deduced = self.deduced
 
 
 class Masquerade(ChessLike):
@@ -151,8 +181,16 @@ class Masquerade(ChessLike):
         # One shared Action per (from, to): generation then allocates nothing per move.
         self.moves: list[list[Action]] = [[Action(A.MOVE, f, t) for t in range(size)]
                                           for f in range(size)]
-        self.fen_order: tuple[int, ...] = tuple(
-            self.geo.at("board", x, y) for y in range(7, -1, -1) for x in range(8))
+        self.ranks: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.geo.at("board", x, y) for x in range(8)) for y in range(7, -1, -1))
+        # Letter per piece code ("1" for an empty square, merged into counts in fen()).
+        self.letters: tuple[str, ...] = tuple(
+            "1" if not p else self.piece_letter(p)
+            if 0 < p & 15 <= KING and p >> 4 in (WHITE, BLACK) else "?"
+            for p in range(64))
+        self.names: tuple[str, ...] = tuple(self.layout.name(sq) for sq in range(size))
+        self.code_of: dict[str, int] = {self.letters[p]: p for p in range(64)
+                                        if self.letters[p] not in "1?"}
         self.sigma_by_text: dict[str, Sigma] = {t: sigma_from_text(t) for t in SIGMA_TEXTS}
 
     def _build_lines(self) -> None:
@@ -230,8 +268,9 @@ class Masquerade(ChessLike):
             setattr(st, slot, getattr(base, slot))
         st.sigma = [None, None, None]
         st.promoted = frozenset()
-        st.attempts = ()
+        st.attempts = st.attempt_log = ()
         st.consistent = ((), ALL_SIGMAS, ALL_SIGMAS)
+        st.deduced = ("", _OPEN_TABLE, _OPEN_TABLE)
         return st
 
     @staticmethod
@@ -436,9 +475,13 @@ class Masquerade(ChessLike):
         mask = self.reach_mask(board, frm, to)
         ok = bool(mask >> self.capture_pattern(new, frm) & 1)
         new.attempts = new.attempts + ((us, kind, frm, to, ok, mask),)
+        new.attempt_log = new.attempt_log + (self.attempt_text(new.attempts[-1]),)
         known = list(new.consistent)
         known[us] = tuple(s for s in known[us] if bool(mask >> s[kind] & 1) == ok)
         new.consistent = tuple(known)
+        tables = list(new.deduced)
+        tables[us] = deduction_table(known[us])
+        new.deduced = tuple(tables)
         if events is not None:
             name = self.layout.name
             letter = self.piece_letter(board[frm])
@@ -514,24 +557,24 @@ class Masquerade(ChessLike):
 
     # ------------------------------------------------------------------ knowledge and views
 
-    def deductions(self, state: MasqState, colour: int) -> dict[str, dict[str, str]]:
+    def deductions(self, state: MasqState, colour: int) -> dict[str, str]:
         """What the public attempt history proves about ``colour``'s σ.
 
-        Row = piece type, column = capture pattern: ``O`` proven, ``X`` ruled out, ``?``
-        open. Exact: a pair is ``O``/``X`` when every permutation consistent with all of
-        ``colour``'s attempt results agrees. It uses only public facts, so it is safe to show
-        to anyone; players get it for their own pieces (§6.7, the private help table).
+        One row per piece type (``K Q R B N``), one letter per capture pattern in the same
+        column order: ``O`` proven, ``X`` ruled out, ``?`` open (see :func:`deduction_table`);
+        ``{"N": "?XXXX"}`` says the knights capture like a king. It uses only public facts, so
+        it is safe to show to anyone; players get it for their own pieces (§6.7, the private
+        help table).
         """
-        consistent = state.consistent[colour]
-        table: dict[str, dict[str, str]] = {}
-        for row in ROW_LETTERS:
-            kind = CHESS_KIND_BY_LETTER[row]
-            seen = {s[kind] for s in consistent}
-            table[row] = {}
-            for col in ROW_LETTERS:
-                pattern = CHESS_KIND_BY_LETTER[col]
-                table[row][col] = "O" if seen == {pattern} else "?" if pattern in seen else "X"
-        return table
+        table = state.deduced[colour]
+        return {row: table[5 * i:5 * i + 5] for i, row in enumerate(ROW_LETTERS)}
+
+    def attempt_text(self, attempt: Attempt) -> str:
+        """One public attempt: ``Nc3xd5 failed`` (White's knight), ``qd8xd5 succeeded``."""
+        colour, kind, frm, to, ok, _ = attempt
+        letter = CHESS_LETTERS[kind] if colour == WHITE else CHESS_LETTERS[kind].lower()
+        return (f"{letter}{self.names[frm]}x{self.names[to]} "
+                f"{'succeeded' if ok else 'failed'}")
 
     def public_action_text(self, action: Action, viewer: int | None = None) -> str:
         """How a move list shown to ``viewer`` writes ``action``.
@@ -560,19 +603,23 @@ class Masquerade(ChessLike):
         Never the viewer's own σ, never the referee's generator.
         """
         assert isinstance(state, MasqState)
-        out = super().view(state, viewer)
+        outcome = self.outcome(state)
+        letters, names = self.letters, self.names
+        out: dict[str, Any] = {
+            "variant": self.name,
+            "squares": {names[sq]: letters[p] for sq, p in enumerate(state.board) if p},
+            "turn": COLOUR_NAMES[state.turn], "to_act": COLOUR_NAMES[state.to_act],
+            "result": outcome.result, "reason": outcome.reason,
+            "removed": sorted(self.piece_letter(p) for p in state.removed), "ply": state.ply,
+        }
         name = self.layout.name
         out["phase"] = "assign" if self.assigning(state) else "play"
-        out["castling"] = self.fen(state).split()[2]
+        out["castling"] = "".join(c for i, c in enumerate("KQkq") if state.castling >> i & 1)
         out["en_passant"] = name(state.ep) if state.ep >= 0 else None
         out["halfmove"], out["fullmove"] = state.halfmove, state.fullmove
         out["assigned"] = {COLOUR_NAMES[c]: state.sigma[c] is not None for c in (WHITE, BLACK)}
         out["promoted"] = [name(s) for s in self._promoted_squares(state)]
-        out["attempts"] = [
-            {"colour": COLOUR_NAMES[c], "piece": CHESS_LETTERS[kind], "from": name(f),
-             "to": name(t), "succeeded": ok}
-            for c, kind, f, t, ok, _ in state.attempts
-        ]
+        out["attempts"] = list(state.attempt_log)
         if viewer in (WHITE, BLACK):
             theirs = state.sigma[3 - viewer]
             # The opponent's σ: chosen by the viewer (or shown to them in random mode).
@@ -592,10 +639,8 @@ class Masquerade(ChessLike):
                          f"{COLOUR_NAMES[target].capitalize()}'s capture patterns")
         tried = state.attempts
         if tried:
-            c, kind, f, t, ok, _ = tried[-1]
-            lines.append(f"Last attempt: {COLOUR_NAMES[c]} {CHESS_LETTERS[kind]} "
-                         f"{self.layout.name(f)}x{self.layout.name(t)} "
-                         f"{'succeeded' if ok else 'failed'} ({len(tried)} attempts so far)")
+            lines.append(f"Last attempt: {self.attempt_text(tried[-1])} "
+                         f"({len(tried)} attempts so far)")
         if viewer in (WHITE, BLACK):
             theirs = state.sigma[3 - viewer]
             lines.append(f"Opponent's patterns: {sigma_text(theirs) if theirs else '-'}")
@@ -605,23 +650,21 @@ class Masquerade(ChessLike):
     # ------------------------------------------------------------------ positions
 
     def fen(self, state: State) -> str:
-        """The FEN of the board (as :meth:`ChessLike.fen`, from a precomputed square order)."""
-        board, letter = state.board, self.piece_letter
-        rows, row, empty = [], "", 0
-        for i, sq in enumerate(self.fen_order):
-            p = board[sq]
-            if p:
-                row += (str(empty) if empty else "") + letter(p)
-                empty = 0
-            else:
-                empty += 1
-            if i % 8 == 7:
-                rows.append(row + (str(empty) if empty else ""))
-                row, empty = "", 0
+        """The FEN of the board, as :meth:`ChessLike.fen` writes it, from precomputed tables
+        (the FEN is written for every position of a game; memoised per state)."""
+        found: str | None = state.cache.get("fen")
+        if found is not None:
+            return found
+        board, letters = state.board, self.letters
+        text = "/".join(["".join([letters[board[sq]] for sq in rank]) for rank in self.ranks])
+        for run in _RUNS:
+            text = text.replace(run, str(len(run)))
         castling = "".join(c for i, c in enumerate("KQkq") if state.castling >> i & 1) or "-"
         ep = self.layout.name(state.ep) if state.ep >= 0 else "-"
         side = "w" if state.turn == WHITE else "b"
-        return f"{'/'.join(rows)} {side} {castling} {ep} {state.halfmove} {state.fullmove}"
+        found = f"{text} {side} {castling} {ep} {state.halfmove} {state.fullmove}"
+        state.cache["fen"] = found
+        return found
 
     def position(self, state: State, private: bool = True) -> str:
         """``<FEN> <σ of White's pieces> <σ of Black's pieces> <promoted>[ rng:HEX]``.
@@ -654,8 +697,7 @@ class Masquerade(ChessLike):
                 raise RecordError(f"bad generator field in {text!r}") from None
         if len(fields) not in (6, 9):
             raise RecordError(f"a Masquerade position has a FEN and 3 more fields: {text!r}")
-        st = self._with_fields(super().from_position(" ".join(fields[:6]), seed))
-        st.rng = rng
+        st = self._read_fen(fields[:6], rng)
         if len(fields) == 9:
             for colour, field in zip((WHITE, BLACK), fields[6:8], strict=True):
                 st.sigma[colour] = self._read_sigma(colour, field)
@@ -670,6 +712,42 @@ class Masquerade(ChessLike):
         target = self.assigning(st)
         if target:
             st.to_act = 3 - target
+        return st
+
+    def _read_fen(self, fields: list[str], rng: int) -> MasqState:
+        """The chess part of a position (the six FEN fields), read with precomputed tables.
+
+        Raises:
+            RecordError: naming the field that is wrong.
+        """
+        st = self._with_fields(State(self.layout.size, WHITE, rng))
+        rows = fields[0].split("/")
+        if len(rows) != 8:
+            raise RecordError(f"board field needs 8 ranks, has {len(rows)}")
+        for squares, row in zip(self.ranks, rows, strict=True):
+            x = 0
+            for ch in row:
+                if ch in "12345678":
+                    x += int(ch)
+                    continue
+                piece = self.code_of.get(ch)
+                if piece is None or x > 7:
+                    raise RecordError(f"bad rank {row!r} in board field")
+                st.place(squares[x], piece)
+                x += 1
+            if x != 8:
+                raise RecordError(f"rank {row!r} does not have 8 squares")
+        if fields[1] not in ("w", "b"):
+            raise RecordError(f"side to move must be w or b, not {fields[1]!r}")
+        st.turn = st.to_act = WHITE if fields[1] == "w" else BLACK
+        if fields[2] != "-" and (set(fields[2]) - set("KQkq") or not fields[2]):
+            raise RecordError(f"bad castling field {fields[2]!r}")
+        st.castling = sum(1 << i for i, c in enumerate("KQkq") if c in fields[2])
+        try:
+            st.ep = -1 if fields[3] == "-" else self.layout.square(fields[3])
+            st.halfmove, st.fullmove = int(fields[4]), int(fields[5])
+        except (NotationError, ValueError) as err:
+            raise RecordError(f"bad FEN field: {err}") from None
         return st
 
     def _read_sigma(self, colour: int, field: str) -> Sigma | None:

@@ -294,16 +294,14 @@ def test_deductions_follow_public_attempts() -> None:
     g.play("c3d5")  # fails: only the knight pattern reaches d5 from c3, so σ(N) is not N
     variant = g.variant
     assert isinstance(variant, Masquerade) and isinstance(g.state, MasqState)
-    table = variant.deductions(g.state, WHITE)
-    assert table["N"]["N"] == "X" and table["N"]["Q"] == "?"
-    assert all(v == "?" for row, cols in table.items() for col, v in cols.items()
-               if row != "N" and col != "N")
-    assert table["K"]["N"] == "?"
+    # Rows K Q R B N; columns K Q R B N.
+    assert variant.deductions(g.state, WHITE) == {
+        "K": "?????", "Q": "?????", "R": "?????", "B": "?????", "N": "????X"}
+    assert variant.deductions(g.state, BLACK)["N"] == "?????"
     g = at("4k3/8/8/3p4/8/2N5/8/4K3 w - - 0 1")
-    g.play("c3d5")  # succeeds: σ(N) is N
-    table = variant.deductions(g.state, WHITE)
-    assert table["N"] == {"K": "X", "Q": "X", "R": "X", "B": "X", "N": "O"}
-    assert all(table[row]["N"] == "X" for row in "KQRB")
+    g.play("c3d5")  # succeeds: σ(N) is N, so no other piece has the knight pattern
+    assert variant.deductions(g.state, WHITE) == {
+        "K": "????X", "Q": "????X", "R": "????X", "B": "????X", "N": "XXXXO"}
 
 
 def test_views_show_each_player_only_what_they_may_know() -> None:

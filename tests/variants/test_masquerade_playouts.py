@@ -1,0 +1,63 @@
+"""Masquerade Chess random playouts: never raise, never stall, round trips, and the leak walk
+of :mod:`tests.variants.test_masquerade_leaks` after every action of every game.
+
+``GRAVEKEEPER_PLAYOUTS`` sets the number of games with default options (1,000 by default); each
+other option set plays a tenth of that.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from referee.game import Game
+from referee.variants import make_variant
+from tests.playout import assert_position_round_trip, assert_record_round_trip, random_game
+from tests.variants.test_masquerade_leaks import check_leaks
+
+GAMES = int(os.environ.get("GRAVEKEEPER_PLAYOUTS", "1000"))
+
+
+def check_state(game: Game) -> None:
+    assert_position_round_trip(game)
+    check_leaks(game)
+
+
+def play(options: dict[str, Any], games: int) -> dict[str, int]:
+    variant = make_variant("masquerade", options)
+    endings: dict[str, int] = {}
+    for seed in range(games):
+        game = random_game(variant, seed, max_plies=300, on_state=check_state)
+        assert_record_round_trip(game)
+        endings[game.outcome.reason] = endings.get(game.outcome.reason, 0) + 1
+    return endings
+
+
+@pytest.mark.slow
+def test_playouts_with_default_options() -> None:
+    endings = play({}, GAMES)
+    assert sum(endings.values()) == GAMES
+    if GAMES >= 100:
+        assert {"the white king was captured", "the black king was captured"} <= set(endings)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [
+    {"masq.assignment": "random"},
+    {"masq.attempt_filter": "any", "masq.promoted_capture": "true_normal"},
+    {"masq.castle_ignores_attacks": False, "masq.no_move": "draw",
+     "masq.repetition_draw": True, "masq.fifty_move": False},
+], ids=["random", "any-true-normal", "castling-draws"])
+def test_playouts_with_other_options(options: dict[str, Any]) -> None:
+    endings = play(options, max(1, GAMES // 10))
+    assert sum(endings.values()) == max(1, GAMES // 10)
+
+
+def test_same_seed_same_game() -> None:
+    variant = make_variant("masquerade", {"masq.assignment": "random"})
+    first = random_game(variant, 5)
+    again = random_game(variant, 5)
+    assert again.action_texts() == first.action_texts()
+    assert variant.position(again.state) == variant.position(first.state)
