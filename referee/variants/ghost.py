@@ -168,7 +168,10 @@ class Ghost(ChessLike):
         """
         tables = self.tables
         first = self.ring_start
-        mine = [sq for sq, p in enumerate(board[first:], first) if p and p >> 4 == us]
+        ring = board[first:]
+        if not any(ring):  # no ghost at all yet: the common case early in a game
+            return
+        mine = [sq for sq, p in enumerate(ring, first) if p and p >> 4 == us]
         if not mine:
             return
         them = 3 - us
@@ -178,17 +181,17 @@ class Ghost(ChessLike):
         checked = ksq >= 0 and self.rules.attacked(board, ksq, them)
         append = out.append
         for sq in mine:
-            p = board[sq]
+            steps, promos, caps = tables.moves(board[sq])
             if not checked:
-                for t, action in tables.steps[p][sq]:
+                for t, action in steps[sq]:
                     q = board[t]
                     if not q or q >> 4 == them:
                         append(action)
-                for t, actions in tables.promos[p][sq]:
+                for t, actions in promos[sq]:
                     q = board[t]
                     if not q or q >> 4 == them:
                         out.extend(actions)
-            for t, action in tables.caps[p][sq]:
+            for t, action in caps[sq]:
                 q = board[t]
                 if q and q >> 4 == them and (q == enemy_king or self._capture_is_safe(
                         board, t, ksq, them, checked)):

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.actions import MOVE, Action
 from referee.geometry import (
@@ -26,7 +26,7 @@ from referee.geometry import (
     Cell,
     Geometry,
 )
-from referee.pieces import BISHOP, BLACK, KNIGHT, PAWN, QUEEN, ROOK, WHITE, code
+from referee.pieces import BISHOP, BLACK, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 
 PLANE = "ext"
 SIDES: tuple[str, ...] = ("bottom", "top", "left", "right")
@@ -121,7 +121,23 @@ def ring_cells(options: dict[str, Any]) -> tuple[Cell, ...]:
 
 # ---------------------------------------------------------------------------- tables
 
-GHOST_KINDS = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN)
+class GhostMoves(NamedTuple):
+    """Move tables of one ghost piece code, indexed by its ring square.
+
+    ``steps``: (ring cell, move action) for cells it may end on when empty or held by an enemy
+    ghost, without promotion; ``promos``: the same for a pawn's promotion cells, one action per
+    promotion piece; ``caps``: (board square, action) where it may capture an enemy living
+    piece. Actions are built once here, so generating a ghost move allocates nothing.
+    """
+
+    steps: list[tuple[tuple[int, Action], ...]]
+    promos: list[tuple[tuple[int, tuple[Action, ...]], ...]]
+    caps: list[tuple[tuple[int, Action], ...]]
+
+
+def _move(frm: int, to: int, promo: str = "") -> Action:
+    # tuple.__new__ skips NamedTuple's Python-level constructor: tables hold thousands of these.
+    return tuple.__new__(Action, (MOVE, frm, to, promo, -1, ""))
 
 
 @dataclass(frozen=True)
@@ -139,14 +155,11 @@ class GhostTables:
     Attributes:
         ring: the ring squares (global indices) in canonical order.
         is_ring: per global square, whether it is a ring cell.
-        steps: per ghost piece code, per square: (ring cell, its move action) for the cells it
-            may move to if empty or held by an enemy ghost, without promotion. Actions are built
-            here once, so generating a ghost move allocates nothing.
-        promos: the same for ghost pawns arriving on a promotion cell, with one action per
-            promotion piece (empty for other kinds).
-        caps: per ghost piece code, per square: (board square, action) where it may capture an
-            enemy living piece.
         promo_cells: per colour, ring cells where a ghost pawn promotes.
+
+    The move tables of a ghost piece code (:meth:`moves`) and the spawn tiers of a board square
+    (:meth:`tiers`) are built on first use and then only read: most games never meet every kind
+    of ghost, and a variant instance is built for every game loaded.
     """
 
     def __init__(self, ext: Geometry, ring: Sequence[int], rules: GhostRules,
@@ -159,11 +172,7 @@ class GhostTables:
             self.is_ring[sq] = True
         self.rules = rules
         self.promo_cells = {c: self._promotion_cells(c) for c in (WHITE, BLACK)}
-        self.steps: dict[int, list[tuple[tuple[int, Action], ...]]] = {}
-        self.promos: dict[int, list[tuple[tuple[int, tuple[Action, ...]], ...]]] = {}
-        self.caps: dict[int, list[tuple[tuple[int, Action], ...]]] = {}
-        for kind in GHOST_KINDS:
-            self._fill(kind)
+        self._moves: dict[int, GhostMoves] = {}
         coords = ext.coords
         self._ring_xy = [(cell, coords(cell)[1], coords(cell)[2]) for cell in self.ring]
         # Spawn tiers are worked out on first use: a game captures on a few squares only.
@@ -179,25 +188,27 @@ class GhostTables:
                 out.add(sq)
         return frozenset(out)
 
-    def _fill(self, kind: int) -> None:
-        """Tables of one ghost kind; only pawns differ by colour, the rest share one table."""
-        for colour in (WHITE, BLACK) if kind == PAWN else (WHITE,):
-            promo_cells = self.promo_cells[colour] if kind == PAWN else frozenset()
-            steps: list[tuple[tuple[int, Action], ...]] = [()] * self.ext.size
-            promos: list[tuple[tuple[int, tuple[Action, ...]], ...]] = [()] * self.ext.size
-            caps: list[tuple[tuple[int, Action], ...]] = [()] * self.ext.size
-            for sq in self.ring:
-                ring_to, board_to = (self._pawn_targets(sq, colour) if kind == PAWN
-                                     else self._targets(sq, kind))
-                steps[sq] = tuple((t, Action(MOVE, sq, t)) for t in ring_to
-                                  if t not in promo_cells)
-                promos[sq] = tuple((t, tuple(Action(MOVE, sq, t, p) for p in self.promo_letters))
-                                   for t in ring_to if t in promo_cells)
-                caps[sq] = tuple((t, Action(MOVE, sq, t)) for t in board_to)
-            owners = (colour,) if kind == PAWN else (WHITE, BLACK)
-            for owner in owners:
-                piece = code(kind, owner)
-                self.steps[piece], self.promos[piece], self.caps[piece] = steps, promos, caps
+    def moves(self, piece: int) -> GhostMoves:
+        """The move tables of a ghost piece code (built on first use; idempotent, so two
+        threads racing here build equal tables)."""
+        found = self._moves.get(piece)
+        if found is None:
+            found = self._moves[piece] = self._build(piece & 15, piece >> 4)
+        return found
+
+    def _build(self, kind: int, colour: int) -> GhostMoves:
+        promo_cells = self.promo_cells[colour] if kind == PAWN else frozenset()
+        steps: list[tuple[tuple[int, Action], ...]] = [()] * self.ext.size
+        promos: list[tuple[tuple[int, tuple[Action, ...]], ...]] = [()] * self.ext.size
+        caps: list[tuple[tuple[int, Action], ...]] = [()] * self.ext.size
+        for sq in self.ring:
+            ring_to, board_to = (self._pawn_targets(sq, colour) if kind == PAWN
+                                 else self._targets(sq, kind))
+            steps[sq] = tuple((t, _move(sq, t)) for t in ring_to if t not in promo_cells)
+            promos[sq] = tuple((t, tuple(_move(sq, t, p) for p in self.promo_letters))
+                               for t in ring_to if t in promo_cells)
+            caps[sq] = tuple((t, _move(sq, t)) for t in board_to)
+        return GhostMoves(steps, promos, caps)
 
     def _targets(self, sq: int, kind: int) -> tuple[list[int], list[int]]:
         """(ring cells, board squares) a non-pawn ghost on ring cell ``sq`` may end on."""
