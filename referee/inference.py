@@ -154,16 +154,23 @@ class _Turn:
     # down is the one picked up last (-1: a piece from off the board).
     came_from: dict[int, int] = field(default_factory=dict)
     hand: list[int] = field(default_factory=list)
+    log: list[int] = field(default_factory=list)  # squares, in the order they changed
 
     def lifted(self, sq: int) -> None:
         self.seq += 1
+        self.log.append(sq)
         self.first_lift.setdefault(sq, self.seq)
         self.hand.append(self.came_from.get(sq, sq))
 
     def placed(self, sq: int) -> None:
         self.seq += 1
+        self.log.append(sq)
         self.last_place[sq] = self.seq
         self.came_from[sq] = self.hand.pop() if self.hand else -1
+
+    def touched_since(self, mark: int) -> set[int]:
+        """Squares that changed after the ``mark``-th change of this turn."""
+        return set(self.log[mark:])
 
     def agreement(self, origins: tuple[tuple[int, int], ...]) -> int:
         """How many of a candidate's piece journeys the hand movements confirm."""
@@ -177,7 +184,8 @@ class _Turn:
 
     def carry_over(self) -> _Turn:
         """A fresh turn that remembers the lifts and places of this one."""
-        return _Turn(dict(self.first_lift), dict(self.last_place), self.seq)
+        return _Turn(dict(self.first_lift), dict(self.last_place), self.seq,
+                     came_from=dict(self.came_from), log=list(self.log))
 
 
 class MoveInference:
@@ -209,7 +217,8 @@ class MoveInference:
         self._turn = _Turn()
         self._last_event_ms: int | None = None
         self._dirty = False
-        self._provisional: tuple[Candidate, list[Candidate], int] | None = None
+        # (held candidate, what it may still become, deadline in ms, turn log length then)
+        self._provisional: tuple[Candidate, list[Candidate], int, int] | None = None
         self._outstanding: frozenset[int] = frozenset()
         # (candidates differing only by promotion piece, the one shown, which action promotes)
         self._promotion: tuple[list[Candidate], int, int] | None = None
@@ -317,7 +326,7 @@ class MoveInference:
         if last is not None and now_ms - last >= self.settle_ms and self._dirty:
             out += self._judge()
         if self._provisional is not None and now_ms >= self._provisional[2]:
-            out += self._confirm_held()
+            out += self._confirm_held() + self._judge_again()
         self._last_event_ms = now_ms if last is None else max(last, now_ms)
         return out
 
@@ -352,19 +361,22 @@ class MoveInference:
             wait = self.provisional_ms
             if any(c.actions[0].rise >= 0 for c in alternatives):
                 wait = self.decision_ms  # the player is deciding whether to resurrect
-            self._provisional = (cand, alternatives, (self._last_event_ms or 0) + wait)
+            self._provisional = (cand, alternatives, (self._last_event_ms or 0) + wait,
+                                 len(self._turn.log))
             return []
         return self._accept(cand)
 
     def _judge_provisional(self) -> list[Decision]:
         assert self._provisional is not None
-        held, alternatives, deadline = self._provisional
+        held, alternatives, _, mark = self._provisional
         fitting = [c for c in alternatives
                    if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
         if fitting:
             self._provisional = None
             return self._accept(fitting[0]) if len(fitting) == 1 else self._ambiguous(fitting)
-        if held.matches(self.observed, self._turn, self.letters, self._outstanding):
+        moved_on = self._turn.touched_since(mark) - held.player - held.free
+        if not moved_on and held.matches(self.observed, self._turn, self.letters,
+                                         self._outstanding):
             return []  # still the held move: keep waiting for the player to go on
         out = self._confirm_held()
         return out + self._judge_again()

@@ -10,11 +10,11 @@ from referee.errors import VariantNotImplementedError
 from referee.variants import VARIANTS, variant_class
 from tests.inference.harness import random_physical_game
 
-GAMES = int(os.environ.get("GRAVEKEEPER_INFERENCE_GAMES", "40"))
+GAMES = int(os.environ.get("GRAVEKEEPER_INFERENCE_GAMES", "12"))
 
 
-#: Variants whose physical procedures are verified end to end (grows as variants land).
-READY = ("standard",)
+#: Variants whose physical procedures are verified end to end.
+READY = ("standard", "deadmans", "ghost", "die", "afterlife", "zombie", "masquerade")
 
 
 def implemented() -> list[str]:
