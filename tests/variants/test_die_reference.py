@@ -17,6 +17,7 @@ import pytest
 from referee.game import Game
 from referee.perft import perft
 from referee.variants import make_variant
+from tests.perftfile import PERFT_DIR, PerftCase, read_perft_file
 
 LIMITS = {"P": 2, "N": 2, "B": 2, "R": 1, "Q": 1, "K": 1}
 KNIGHT = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
@@ -201,17 +202,19 @@ def test_legal_sets_match_the_model_in_random_games(opts: dict[str, Any]) -> Non
                         seed, played.text)
 
 
-@pytest.mark.parametrize("moves", [
-    "", "roll=5", "roll=5 a1h8", "roll=3 a1e5 roll=2", "a1a2 h8h7 a2a3 roll=5 h7d3 roll=4 a3d3",
-    "roll=6 a1b2 roll=2 h8f7 roll=4 b2b7 roll=1",
-])
-def test_perft_matches_the_model(moves: str) -> None:
-    game = Game("die")
-    for text in moves.split():
+GOLDEN = [c for name in ("die.perft", "die-options.perft")
+          for c in read_perft_file(PERFT_DIR / name)]
+
+
+@pytest.mark.parametrize("case", GOLDEN, ids=[f"{c.file}:{c.id}" for c in GOLDEN])
+def test_golden_perft_counts_match_the_model(case: PerftCase) -> None:
+    """The golden file's numbers (which the engine must reproduce, tests/test_perft_files.py)
+    are what the independent model counts."""
+    game = Game("die", case.options)
+    for text in case.moves:
         game.play(text)
     model = Model.from_text(game.variant.position(game.state, private=False))
-    for depth in (1, 2, 3):
-        assert perft(game.variant, game.state, depth) == model_perft(model, depth, {})
+    assert {d: model_perft(model, d, case.options) for d in case.counts} == case.counts
 
 
 def test_start_counts_by_hand() -> None:

@@ -18,6 +18,7 @@ from referee.events import CaptureAttempt
 from referee.game import Game
 from referee.perft import perft
 from referee.variants import make_variant
+from tests.perftfile import PERFT_DIR, PerftCase, read_perft_file
 
 LETTER_TYPE = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP,
                "N": chess.KNIGHT}
@@ -171,22 +172,27 @@ def model_perft(board: chess.Board, sigma: dict[bool, dict[int, int]], depth: in
     return total
 
 
-PERFT_LINES = [
-    "assign=black:KK,QQ,RR,BB,NN assign=white:KR,QK,RN,BB,NQ e2e4 d7d5 e4d5 d8d5 b1c3",
-    "assign=black:KN,QB,RQ,BK,NR assign=white:KQ,QN,RB,BR,NK e2e4 e7e5 g1f3 b8c6 f1c4 g8f6",
-]
+GOLDEN = read_perft_file(PERFT_DIR / "masquerade.perft")
 
 
-@pytest.mark.parametrize("line", PERFT_LINES)
-def test_perft_matches_the_model(line: str) -> None:
-    game = Game("masquerade")
-    for text in line.split():
+@pytest.mark.parametrize("case", [c for c in GOLDEN if len(c.moves) >= 2],
+                         ids=lambda c: c.id)
+def test_golden_perft_counts_match_the_model(case: PerftCase) -> None:
+    """The golden file's play-phase numbers (which the engine must reproduce,
+    tests/test_perft_files.py) are what the python-chess model counts."""
+    game = Game("masquerade", case.options)
+    for text in case.moves:
         game.play(text)
     fields = game.variant.position(game.state).split()
     board = chess.Board(" ".join(fields[:6]))
     sigma = {chess.WHITE: parse_sigma(fields[6]), chess.BLACK: parse_sigma(fields[7])}
-    for depth in (1, 2, 3):
-        assert perft(game.variant, game.state, depth) == model_perft(board, sigma, depth)
+    assert {d: model_perft(board, sigma, d) for d in case.counts} == case.counts
+
+
+def test_golden_setup_counts_are_the_hand_counts() -> None:
+    by_id = {c.id: c.counts for c in GOLDEN}
+    assert by_id["start"] == {1: 120, 2: 120 * 120, 3: 120 * 120 * 20}
+    assert by_id["black-assigns"] == {1: 120, 2: 120 * 20, 3: 120 * 20 * 20}
 
 
 def test_setup_counts_by_hand() -> None:
