@@ -1,0 +1,25 @@
+"""The demo plays through the whole physical path (simulated board over a pty, bridge,
+inference, referee, LEDs, display) and the referee ends with exactly the player's game."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from referee.demo import run_demo
+from tests.inference.test_property import READY, implemented
+
+
+@pytest.mark.parametrize("variant", [v for v in implemented() if v in READY])
+def test_demo_referees_exactly_what_was_played(variant: str, tmp_path: Path) -> None:
+    out = io.StringIO()
+    game = run_demo(variant, {}, seed=3, turns=8, out=out, capture=tmp_path)
+    text = out.getvalue()
+    assert "# problem" not in text and "internal" not in text
+    assert len(game.played) >= 8 or game.outcome.result != "*"
+    assert text.count("--- step") >= len(game.played)
+    assert "LEDs:" in text and "Display:" in text
+    pictures = sorted(p.name for p in tmp_path.iterdir())
+    assert "step-001-leds.png" in pictures and "step-001-display.png" in pictures
