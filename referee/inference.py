@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from referee import actions as A
 from referee.actions import Action
+from referee.pieces import KING
 from referee.state import State
 from referee.variant import Variant
 
@@ -154,23 +155,34 @@ class _Turn:
     # down is the one picked up last (-1: a piece from off the board).
     came_from: dict[int, int] = field(default_factory=dict)
     hand: list[int] = field(default_factory=list)
-    log: list[int] = field(default_factory=list)  # squares, in the order they changed
+    log: list[tuple[bool, int]] = field(default_factory=list)  # (lifted?, square), in order
 
     def lifted(self, sq: int) -> None:
         self.seq += 1
-        self.log.append(sq)
+        self.log.append((True, sq))
         self.first_lift.setdefault(sq, self.seq)
         self.hand.append(self.came_from.get(sq, sq))
 
     def placed(self, sq: int) -> None:
         self.seq += 1
-        self.log.append(sq)
+        self.log.append((False, sq))
         self.last_place[sq] = self.seq
         self.came_from[sq] = self.hand.pop() if self.hand else -1
 
     def touched_since(self, mark: int) -> set[int]:
         """Squares that changed after the ``mark``-th change of this turn."""
-        return set(self.log[mark:])
+        return {sq for _, sq in self.log[mark:]}
+
+    def since(self, mark: int) -> _Turn:
+        """A new turn holding only what happened after the ``mark``-th change (the start of
+        the next player's move, when a held decision is settled by it)."""
+        turn = _Turn()
+        for was_lift, sq in self.log[mark:]:
+            if was_lift:
+                turn.lifted(sq)
+            else:
+                turn.placed(sq)
+        return turn
 
     def agreement(self, origins: tuple[tuple[int, int], ...]) -> int:
         """How many of a candidate's piece journeys the hand movements confirm."""
@@ -181,11 +193,6 @@ class _Turn:
         start = self.first_lift.get(origin, 0)
         return all(sq in self.first_lift and self.last_place.get(sq, -1) > start
                    for sq in squares)
-
-    def carry_over(self) -> _Turn:
-        """A fresh turn that remembers the lifts and places of this one."""
-        return _Turn(dict(self.first_lift), dict(self.last_place), self.seq,
-                     came_from=dict(self.came_from), log=list(self.log))
 
 
 class MoveInference:
@@ -223,6 +230,7 @@ class MoveInference:
         # (candidates differing only by promotion piece, the one shown, which action promotes)
         self._promotion: tuple[list[Candidate], int, int] | None = None
         self._promotion_board: frozenset[int] = frozenset()
+        self._promotion_mark = 0
         self._in_problem = False
 
     # ------------------------------------------------------------------ state from the owner
@@ -337,7 +345,7 @@ class MoveInference:
             if self.observed == self._promotion_board:
                 return []  # a bounce or a brushed square: still waiting for the buttons
             # The game goes on without an answer: take the piece shown (the default first).
-            out = self._accept(self._promotion[0][self._promotion[1]])
+            out = self._accept(self._promotion[0][self._promotion[1]], since=self._promotion_mark)
             return out + self._judge_again()
         if self._provisional is not None:
             return self._judge_provisional()
@@ -384,9 +392,9 @@ class MoveInference:
     def _confirm_held(self) -> list[Decision]:
         if self._provisional is None:
             return []
-        held = self._provisional[0]
+        held, mark = self._provisional[0], self._provisional[3]
         self._provisional = None
-        return self._accept(held, keep_touched=True)
+        return self._accept(held, since=mark)
 
     def _ambiguous(self, matches: list[Candidate]) -> list[Decision]:
         """Several candidates fit the occupancy: the order of lifts and places decides which
@@ -404,6 +412,7 @@ class MoveInference:
         matches.sort(key=lambda c: order.index(c.actions[index].promo))
         self._promotion = (matches, 0, index)
         self._promotion_board = self.observed
+        self._promotion_mark = len(self._turn.log)
         return [self._promotion_prompt()]
 
     def _promotion_prompt(self) -> PromotionPending:
@@ -413,10 +422,11 @@ class MoveInference:
         rotated = letters[current:] + letters[:current]
         return PromotionPending(options[0].actions[index].to, rotated)
 
-    def _accept(self, cand: Candidate, keep_touched: bool = False) -> list[Decision]:
+    def _accept(self, cand: Candidate, since: int | None = None) -> list[Decision]:
+        """Take ``cand``; hand movements after the ``since``-th change belong to the next turn."""
         self._promotion = None
         self.state = cand.after
-        self._turn = self._turn.carry_over() if keep_touched else _Turn()
+        self._turn = self._turn.since(since) if since is not None else _Turn()
         out: list[Decision] = [Recognised(cand.actions)]
         out += self._correction_needed()
         self._in_problem = False
@@ -479,52 +489,69 @@ class MoveInference:
     # ------------------------------------------------------------------ candidates
 
     def _matches(self, state: State) -> list[Candidate]:
-        return [c for c in self.candidates(state)
-                if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
+        lifted = self._turn.first_lift
+        placed = self._turn.last_place
+        out = []
+        for action in self.variant.legal_actions(state):
+            # A move starts by lifting its piece; a choice ends by putting one down.
+            if action.kind == A.MOVE and action.frm in lifted or (
+                    action.kind in PHYSICAL_CHOICES and action.to in placed):
+                out += [c for c in self.candidates_of(state, action)
+                        if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
+        return out
 
     def _extensions(self, cand: Candidate) -> list[Candidate]:
         """Candidates the player may still be on the way to when the board shows ``cand``.
 
         Two cases: ``cand`` is exactly what another candidate asks the referee to finish (a
-        rook move that starts a rook-first castling), or ``cand`` is a capture that its player
-        may still turn into a resurrection by lifting the capturer again (Dead Man's Chess).
+        rook move that starts a rook-first castling: only a king's move has the referee finish
+        another piece's move), or ``cand`` is a capture that its player may still turn into a
+        resurrection by lifting the capturer again (Dead Man's Chess).
         """
         before = cand.after.parent
         if before is None:
             return []
         first = cand.actions[0]
         out = []
-        for other in self.candidates(before):
-            if other is cand:
+        for action in self.variant.legal_actions(before):
+            rises = first.rise < 0 and action.rise >= 0 and action._replace(rise=-1) == first
+            royal = action.kind == A.MOVE and before.board[action.frm] & 15 == KING
+            if not (rises or (royal and action.frm not in cand.player)):
                 continue
-            head = other.actions[0]
-            rises = first.rise < 0 and head.rise >= 0 and head._replace(rise=-1) == first
-            finishes = cand.player <= other.free and all(
-                (sq in other.expect) == (sq in cand.expect) for sq in cand.player)
-            if rises or finishes:
-                out.append(other)
+            for other in self.candidates_of(before, action):
+                finishes = cand.player <= other.free and all(
+                    (sq in other.expect) == (sq in cand.expect) for sq in cand.player)
+                if rises or finishes:
+                    out.append(other)
         return out
 
     def candidates(self, state: State) -> list[Candidate]:
-        """Every physical way the turn can end from ``state`` (cached on the state)."""
-        found: list[Candidate] | None = state.cache.get("candidates")
+        """Every physical way the turn can end from ``state`` (for tests and tools; the matcher
+        builds only the candidates that the board's changes make possible)."""
+        return [c for action in self.variant.legal_actions(state)
+                if action.kind in (A.MOVE, *PHYSICAL_CHOICES)
+                for c in self.candidates_of(state, action)]
+
+    def candidates_of(self, state: State, action: Action) -> list[Candidate]:
+        """The candidates that begin with ``action`` (cached on the state)."""
+        cache: dict[Action, list[Candidate]] = state.cache.setdefault("candidates", {})
+        found = cache.get(action)
         if found is None:
             found = []
-            before = self.expected_occupancy(state)
-            for action in self.variant.legal_actions(state):
-                if action.kind in (A.MOVE, *PHYSICAL_CHOICES):
-                    self._extend(state, before, (action,), state, found)
-            state.cache["candidates"] = found
+            self._extend(state, self.expected_occupancy(state), (action,), state, found)
+            cache[action] = found
         return found
 
     def _extend(self, start: State, before: frozenset[int], actions: tuple[Action, ...],
                 state: State, out: list[Candidate]) -> None:
         after = self.variant.apply(state, actions[-1])
         after.action = actions[-1]
-        follow = self.variant.legal_actions(after)
         # The turn may stop here on the board (the piece still in hand or in Limbo) and the
         # choice follow later, or the choice may be made in the same breath: both are candidates.
         out.append(self._candidate(start, before, actions, after))
+        if after.to_act == 3 - start.to_act and after.turn == after.to_act:
+            return  # the turn simply passed: nothing more to put down (the common case, cheap)
+        follow = self.variant.legal_actions(after)
         if follow and all(a.kind in PHYSICAL_CHOICES for a in follow):
             for choice in follow:
                 self._extend(start, before, actions + (choice,), after, out)
