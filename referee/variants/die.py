@@ -172,7 +172,7 @@ class Die(ChessLike):
         self.respawn_order: dict[int, tuple[int, ...]] = {
             c: tuple(sq(s) for s in order[c]) for c in (WHITE, BLACK)}
         self.far_rank: dict[int, frozenset[int]] = self.rules.promotion
-        # Move targets per face that do not depend on the enemy die: leaps and pawn steps.
+        # Leaper targets do not depend on the enemy die: shared tables of the rule set.
         self.leaps: dict[int, list[tuple[int, ...]]] = {KNIGHT: self.rules.knight,
                                                         KING: self.rules.king}
 
@@ -519,6 +519,14 @@ class Die(ChessLike):
         generator state; the public form never shows it.
         """
         assert isinstance(state, DieState)
+        text: str | None = state.cache.get("position")
+        if text is None:  # memoised: written several times per state (records, views, tests)
+            text = self._position_text(state)
+            state.cache["position"] = text
+        return f"{text} rng:{state.rng:016x}" if private else text
+
+    def _position_text(self, state: DieState) -> str:
+        """The public position text (without the generator)."""
         dice = []
         for c in (WHITE, BLACK):
             sq = state.pos[c]
@@ -529,8 +537,7 @@ class Die(ChessLike):
         turn = (f"r{state.rolls}" if state.rolls else "") + ("m" if state.moved else "") + (
             "x" if state.took else "")
         side = "w" if state.turn == WHITE else "b"
-        text = f"{dice[0]} {dice[1]} {side} {turn or '-'} {state.halfmove} {state.fullmove}"
-        return f"{text} rng:{state.rng:016x}" if private else text
+        return f"{dice[0]} {dice[1]} {side} {turn or '-'} {state.halfmove} {state.fullmove}"
 
     def from_position(self, text: str, seed: int = 0) -> DieState:
         """A state from :meth:`position` text (without ``rng:`` the generator is seeded).

@@ -27,7 +27,7 @@ from referee import actions as A
 from referee.actions import Action
 from referee.errors import NotationError, RecordError
 from referee.events import Announcement, CaptureAttempt, GameEvent, Moved
-from referee.geometry import DIAGONAL, ORTHOGONAL
+from referee.geometry import DIAGONAL, ORTHOGONAL, Geometry, Layout, Region, standard_board
 from referee.notation import parse_assignment
 from referee.pieces import (
     BISHOP,
@@ -99,6 +99,34 @@ def deduction_table(consistent: tuple[Sigma, ...]) -> str:
 
 _OPEN_TABLE: Final = deduction_table(ALL_SIGMAS)
 _RUNS: Final = tuple("1" * n for n in range(8, 1, -1))  # longest first
+
+
+def _line_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    """Per pair of squares of the 8x8 board: which line patterns join them, and the squares
+    between.
+
+    ``bits[s][t]`` has the ROOK bit for a shared rank/file, the BISHOP bit for a shared
+    diagonal (and the QUEEN bit in both cases); ``between[s][t]`` are the squares a slider
+    passes. Knight and king reach come from the rule tables.
+    """
+    layout = Layout([Region("board", standard_board(), implicit=True)])
+    geo = Geometry.build(layout, range(layout.size))
+    bits = [[0] * layout.size for _ in range(layout.size)]
+    between: list[list[tuple[int, ...]]] = [[()] * layout.size for _ in range(layout.size)]
+    for s in range(layout.size):
+        for d in range(8):
+            bit = (1 << ROOK if d in ORTHOGONAL else 1 << BISHOP) | 1 << QUEEN
+            ray = geo.rays[d][s]
+            for i, t in enumerate(ray):
+                bits[s][t] = bit
+                between[s][t] = ray[:i]
+    return tuple(map(tuple, bits)), tuple(map(tuple, between))
+
+
+# Immutable tables for the 8x8 board, built once: the move actions (one shared Action per
+# (from, to), so generation allocates nothing per move) and the line tables.
+_MOVES: Final = tuple(tuple(Action(A.MOVE, f, t) for t in range(64)) for f in range(64))
+_LINE_BITS, _BETWEEN = _line_tables()
 
 
 class MasqState(State):
@@ -176,11 +204,12 @@ class Masquerade(ChessLike):
             c: tuple(A.simple(A.ASSIGN, f"{COLOUR_NAMES[c]}:{t}") for t in SIGMA_TEXTS)
             for c in (WHITE, BLACK)
         }
-        self._build_lines()
         size = self.layout.size
-        # One shared Action per (from, to): generation then allocates nothing per move.
-        self.moves: list[list[Action]] = [[Action(A.MOVE, f, t) for t in range(size)]
-                                          for f in range(size)]
+        assert size == 64  # the tables below are for ChessLike's board, a1 = 0 ... h8 = 63
+        self.moves = _MOVES
+        self.line_bits, self.between = _LINE_BITS, _BETWEEN
+        self.knight_sets = tuple(frozenset(t) for t in self.rules.knight)
+        self.king_sets = tuple(frozenset(t) for t in self.rules.king)
         self.ranks: tuple[tuple[int, ...], ...] = tuple(
             tuple(self.geo.at("board", x, y) for x in range(8)) for y in range(7, -1, -1))
         # Letter per piece code ("1" for an empty square, merged into counts in fen()).
@@ -192,26 +221,6 @@ class Masquerade(ChessLike):
         self.code_of: dict[str, int] = {self.letters[p]: p for p in range(64)
                                         if self.letters[p] not in "1?"}
         self.sigma_by_text: dict[str, Sigma] = {t: sigma_from_text(t) for t in SIGMA_TEXTS}
-
-    def _build_lines(self) -> None:
-        """Per pair of squares: which line patterns join them and the squares between.
-
-        ``line_bits[s][t]`` has the ROOK bit for a shared rank/file, the BISHOP bit for a
-        shared diagonal (the QUEEN bit in both cases); ``between[s][t]`` are the squares a
-        slider passes. Knight and king reach come from the rule tables.
-        """
-        size = self.layout.size
-        self.line_bits: list[list[int]] = [[0] * size for _ in range(size)]
-        self.between: list[list[tuple[int, ...]]] = [[()] * size for _ in range(size)]
-        for s in self.rules.squares:
-            for d in range(8):
-                bit = (1 << ROOK if d in ORTHOGONAL else 1 << BISHOP) | 1 << QUEEN
-                ray = self.rules.rays[d][s]
-                for i, t in enumerate(ray):
-                    self.line_bits[s][t] = bit
-                    self.between[s][t] = ray[:i]
-        self.knight_sets = [frozenset(t) for t in self.rules.knight]
-        self.king_sets = [frozenset(t) for t in self.rules.king]
 
     # ------------------------------------------------------------------ geometry of patterns
 

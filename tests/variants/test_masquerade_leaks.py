@@ -84,18 +84,17 @@ def check_leaks(game: Game) -> None:
     assert isinstance(state, MasqState)
     last = game.played[-1] if game.played else None
     for viewer in VIEWERS:
-        secrets = forbidden(state, viewer)
         view = variant.view(state, viewer)
-        walk(view, secrets, f"view[{viewer}]")
         if viewer is not None:  # what a player is told about the opponent is the σ it chose
             theirs = state.sigma[3 - viewer]
             assert view["opponent_patterns"] == (sigma_text(theirs) if theirs else None)
         else:
             assert "opponent_patterns" not in view
+        told: list[Any] = [view]
         if last is not None:
-            events = [vars(e) for e in last.events if visible_to(e, viewer)]
-            walk([events, variant.public_action_text(last.action, viewer)], secrets,
-                 f"events[{viewer}]")
+            told.append([vars(e) for e in last.events if visible_to(e, viewer)])
+            told.append(variant.public_action_text(last.action, viewer))
+        walk(told, forbidden(state, viewer), f"audience {viewer}")
     walk(variant.position(state, private=False), forbidden(state, None), "public position")
 
 
