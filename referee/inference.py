@@ -68,6 +68,10 @@ class Candidate:
         letters: piece letters on the player's squares afterwards (for identity sensors).
         origins: for each occupied player square afterwards, the square its piece came from
             (-1 for a piece from off the board); used to break ties by the order of events.
+        must_lift: squares the player must have lifted but whose final content is the
+            referee's business: a capture the rules leave empty (a ghost that takes on the
+            board vanishes) or an origin the rules fill again (a zombie rising where the mover
+            stood). The player may or may not have done that part yet; the referee asks.
     """
 
     actions: tuple[Action, ...]
@@ -79,6 +83,7 @@ class Candidate:
     player: frozenset[int]
     letters: tuple[tuple[int, str], ...]
     origins: tuple[tuple[int, int], ...] = ()
+    must_lift: frozenset[int] = frozenset()
 
     def matches(self, observed: frozenset[int], turn: _Turn, letters: dict[int, str],
                 slack: frozenset[int] = frozenset()) -> bool:
@@ -87,6 +92,8 @@ class Candidate:
         if observed - free != self.fixed - free:
             return False
         if self.touch and not turn.refilled_after(self.touch, self.actions[0].frm):
+            return False
+        if not all(sq in turn.first_lift for sq in self.must_lift):
             return False
         return all(letters.get(sq, letter) == letter for sq, letter in self.letters)
 
@@ -250,8 +257,9 @@ class MoveInference:
         self.state = state
         self._promotion = None
         self._provisional = None
-        self._turn = _Turn()
-        return self._correction_needed()
+        # Hands may already be making the next move: keep what they did, and do not ask for
+        # the squares they are handling.
+        return self._correction_needed(0)
 
     # ------------------------------------------------------------------ input
 
@@ -355,6 +363,9 @@ class MoveInference:
 
     def _judge_again(self) -> list[Decision]:
         self._dirty = True
+        legal = self.variant.legal_actions(self.state)
+        if legal and not any(a.kind in (A.MOVE, *PHYSICAL_CHOICES) for a in legal):
+            return []  # an off-board choice comes first; the board is judged once it is made
         return self._judge()
 
     def _judge_fresh(self) -> list[Decision]:
@@ -428,7 +439,7 @@ class MoveInference:
         self.state = cand.after
         self._turn = self._turn.since(since) if since is not None else _Turn()
         out: list[Decision] = [Recognised(cand.actions)]
-        out += self._correction_needed()
+        out += self._correction_needed(since)
         self._in_problem = False
         return out
 
@@ -441,9 +452,13 @@ class MoveInference:
         return Candidate((action,), after, expect, expect, frozenset(), frozenset({to}),
                          frozenset({frm, to}), ((to, letter),), ((to, frm),))
 
-    def _correction_needed(self) -> list[Decision]:
+    def _correction_needed(self, mark: int | None = None) -> list[Decision]:
+        """What the players must still change on the board; squares handled after the
+        ``mark``-th change belong to a move already under way and are left out."""
         expected = self.expected_occupancy(self.state)
         self._outstanding = self.observed ^ expected
+        if mark is not None:
+            self._outstanding -= self._turn.touched_since(0)
         if not self._outstanding:
             return []
         return [Correction(tuple(sorted(self.observed - expected)),
@@ -567,13 +582,28 @@ class MoveInference:
         expect = self.expected_occupancy(after)
         changed = {sq for sq in self.sensed
                    if start.board[sq] != after.board[sq] or start.ids[sq] != after.ids[sq]}
-        free = frozenset(changed - player)
         touch = frozenset(sq for sq in player if sq in before and sq in expect
                           and start.ids[sq] != after.ids[sq])
+        must_lift = self._referee_filled(start, before, actions, after)
+        free = frozenset(changed - player) | must_lift
+        touch -= must_lift
         letters = tuple((sq, self.variant.piece_letter(after.board[sq]))
                         for sq in sorted(player) if after.board[sq])
         where = {ident: sq for sq, ident in enumerate(start.ids) if ident}
         origins = tuple((sq, where.get(after.ids[sq], -1)) for sq in sorted(player)
                         if after.board[sq])
         return Candidate(actions, after, expect, expect - free, free, touch, frozenset(player),
-                         letters, origins)
+                         letters, origins, must_lift)
+
+    def _referee_filled(self, start: State, before: frozenset[int], actions: tuple[Action, ...],
+                        after: State) -> frozenset[int]:
+        """Player squares whose end state the rules decide, not the player's hand."""
+        out = set()
+        for action in actions:
+            if action.kind != A.MOVE:
+                continue
+            if action.to in before and not after.board[action.to]:
+                out.add(action.to)  # the capturer vanished (a ghost's ultimate sacrifice)
+            if after.board[action.frm] and action.frm != action.to:
+                out.add(action.frm)  # something rose where the mover stood (a zombie)
+        return frozenset(out & self.sensed)

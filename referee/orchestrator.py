@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from firmware_bridge.events import Button, Die, Lift, LinkState, Occupied, Place, SensorEvent
 from referee import actions as A
 from referee.actions import Action
-from referee.errors import RefereeError
+from referee.errors import IllegalActionError, RefereeError
 from referee.events import GameEvent
 from referee.game import Game, Played
 from referee.inference import (
@@ -88,11 +88,18 @@ class Referee:
                                        provisional_ms=provisional_ms,
                                        confirm_with_clock=confirm_with_clock)
         self._choice: tuple[list[Action], int] | None = None
+        self._last_event_ms: int | None = None
 
     # ------------------------------------------------------------------ input
 
     def feed(self, event: SensorEvent) -> None:
         """Handle one sensor event."""
+        # If the board had settled before this event, judge it as it was then (and act on
+        # that, e.g. take a burial from a phone) before this event starts the next change.
+        last = self._last_event_ms
+        if last is not None and event.t_ms - last >= self.inference.settle_ms:
+            self._handle(self.inference.tick(last + self.inference.settle_ms))
+        self._last_event_ms = event.t_ms if last is None else max(last, event.t_ms)
         self._handle(self._decide(event))
 
     def tick(self, now_ms: int) -> None:
@@ -109,10 +116,13 @@ class Referee:
         try:
             played = self.game.play(text)
         except RefereeError as err:
-            self._emit(Update("note", f"refused {text!r}: {err}", self.game.state))
+            # never echo the text: it is a secret of the player who sent it
+            reason = err.reason if isinstance(err, IllegalActionError) else "not understood"
+            self._emit(Update("note", f"a private choice was refused: {reason}",
+                              self.game.state))
             return None
         self.stats.actions += 1
-        self._emit(Update("action", played.text, self.game.state, played=played,
+        self._emit(Update("action", self._public(played), self.game.state, played=played,
                           events=played.events))
         # The choice may change the board (a zombie that rots when the turn ends): say what.
         self._handle(self.inference.resync(self.game.state))
@@ -212,7 +222,7 @@ class Referee:
     def _after_play(self, played: Played) -> None:
         self.stats.actions += 1
         self.inference.set_state(self.game.state)
-        self._emit(Update("action", played.text, self.game.state, played=played,
+        self._emit(Update("action", self._public(played), self.game.state, played=played,
                           events=played.events))
         self._offer_private()
 
@@ -233,6 +243,10 @@ class Referee:
         kinds = "/".join(sorted({a.kind for a in legal}))
         self._emit(Update("prompt", f"waiting for {who}'s private choice ({kinds})",
                           self.game.state))
+
+    def _public(self, played: Played) -> str:
+        """The action as everyone may see it (a burial square stays secret)."""
+        return self.game.variant.public_action_text(played.action)
 
     def _correction_text(self, correction: Correction) -> str:
         name = self.game.variant.layout.name

@@ -7,6 +7,7 @@ print no problem line. Files live in tests/events/<variant>/.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ def expectations(path: Path) -> tuple[list[str], list[str], list[str]]:
         elif line.startswith("# problem:"):
             problems.append(line.split(":", 1)[1].strip())
         elif line.startswith("# args:"):
-            args += line.split(":", 1)[1].split()
+            args += shlex.split(line.split(":", 1)[1])
     return actions, problems, args
 
 
