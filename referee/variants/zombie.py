@@ -326,11 +326,11 @@ class Zombie(ZombieText):
             if piece:
                 pend[v] = code(QUEEN, them) if piece >> 4 == them and piece & 15 == PAWN and \
                     self.last_rank[them] >> v & 1 else piece
-        fixed = 0
-        for sq in range(64):
-            p = board[sq]
-            if (p >> 4 == us and not horde >> sq & 1) or p == code(KING, them):
+        enemy_king, fixed = KING | them << 4, 0
+        for sq, p in enumerate(board):
+            if p and (p >> 4 == us or p == enemy_king):
                 fixed |= 1 << sq
+        fixed &= ~horde
         reach = [(z, self._reach(board, z, us, fixed)) for z in bits(horde)]
         buried = set(ctx.own) | set(ctx.opp or ())
         for a in self._attackers(pend, ksq, them):
