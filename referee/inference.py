@@ -304,8 +304,13 @@ class MoveInference:
         return out + self._confirm_held()
 
     def clock_pressed(self, colour: int) -> list[Decision]:
-        """A player pressed its clock: confirms a held move, or ends a zombie horde / passes."""
-        out = self.flush()
+        """A player pressed its clock: recognises its move (with clock-confirmed moves), confirms
+        a held move, or ends a zombie horde / passes."""
+        if self.confirm_with_clock and colour == self.state.to_act:
+            self._dirty = False
+            out = self._judge_fresh() + self._confirm_held()
+        else:
+            out = self.flush()
         if out or colour != self.state.to_act:
             return out
         legal = self.variant.legal_actions(self.state)
@@ -358,6 +363,8 @@ class MoveInference:
         if self._provisional is not None:
             return self._judge_provisional()
         if self.confirm_with_clock:
+            if self._matches(self.state):
+                return []  # a legal move on the board: it counts when its player presses
             return self._check_problem()
         return self._judge_fresh()
 
