@@ -283,13 +283,7 @@ class ChessRules:
         self, board: list[int], sq: int, us: int, ep: int, out: list[Action],
         ksq: int, pin: frozenset[int] | None, block: frozenset[int] | None,
     ) -> None:
-        targets: list[int] = []
-        one = self.push1[us][sq]
-        if one >= 0 and not board[one]:
-            targets.append(one)
-            two = self.push2[us][sq]
-            if two >= 0 and not board[two]:
-                targets.append(two)
+        targets = self.pawn_pushes(board, sq, us)
         them = 3 - us
         for t in self.caps[us][sq]:
             q = board[t]
@@ -305,6 +299,14 @@ class ChessRules:
                 out.extend(Action(MOVE, sq, t, letter) for letter in self.promo_letters)
             else:
                 out.append(Action(MOVE, sq, t))
+
+    def pawn_pushes(self, board: list[int], sq: int, us: int) -> list[int]:
+        """Empty squares a pawn of ``us`` on ``sq`` may step to (single, then double step)."""
+        one = self.push1[us][sq]
+        if one < 0 or board[one]:
+            return []
+        two = self.push2[us][sq]
+        return [one, two] if two >= 0 and not board[two] else [one]
 
     def _ep_is_safe(self, board: list[int], frm: int, to: int, us: int, ksq: int) -> bool:
         """En passant can uncover a rank attack on the king: try it on the board and undo."""

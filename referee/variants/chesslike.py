@@ -8,7 +8,7 @@ extend it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from referee import actions as A
@@ -36,6 +36,22 @@ from referee.variant import ONGOING, Outcome, Variant, draw, win_for
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _CASTLE_LETTERS = "KQkq"  # bit order of standard_castles
+
+
+def fen_rows(board: list[int], ranks: list[list[int]], letter: Callable[[int], str]) -> str:
+    """FEN piece placement of the squares in ``ranks`` (top rank first, files left to right)."""
+    rows = []
+    for rank in ranks:
+        row, empty = "", 0
+        for sq in rank:
+            piece = board[sq]
+            if piece:
+                row += (str(empty) if empty else "") + letter(piece)
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
 
 
 class ChessLike(Variant):
@@ -158,22 +174,11 @@ class ChessLike(Variant):
 
     def fen(self, state: State) -> str:
         """The FEN of the board, as python-chess writes it."""
-        board, letter = state.board, self.piece_letter
-        rows = []
-        for rank in self._fen_ranks:
-            row, empty = "", 0
-            for sq in rank:
-                p = board[sq]
-                if p:
-                    row += (str(empty) if empty else "") + letter(p)
-                    empty = 0
-                else:
-                    empty += 1
-            rows.append(row + (str(empty) if empty else ""))
+        rows = fen_rows(state.board, self._fen_ranks, self.piece_letter)
         castling = "".join(c for i, c in enumerate(_CASTLE_LETTERS) if state.castling >> i & 1)
         ep = self.layout.name(state.ep) if state.ep >= 0 else "-"
         side = "w" if state.turn == WHITE else "b"
-        return f"{'/'.join(rows)} {side} {castling or '-'} {ep} {state.halfmove} {state.fullmove}"
+        return f"{rows} {side} {castling or '-'} {ep} {state.halfmove} {state.fullmove}"
 
     def from_position(self, text: str, seed: int = 0) -> State:
         """A state from a FEN (the last two fields may be left out).

@@ -49,7 +49,7 @@ from referee.pieces import (
 from referee.rng import seed_state
 from referee.state import State
 from referee.variant import BOOL, ONGOING, OptionSpec, Outcome, draw, win_for
-from referee.variants.chesslike import ChessLike
+from referee.variants.chesslike import ChessLike, fen_rows
 
 EARTH = "earth"
 HELL = "hell"
@@ -558,19 +558,7 @@ class DeadMans(ChessLike):
         return (FILES[file] if file >= 0 else "-") + ("+" if promoted else "")
 
     def _rows(self, state: State, plane: str) -> str:
-        board, letter = state.board, self.piece_letter
-        rows = []
-        for rank in self._ranks[plane]:
-            row, empty = "", 0
-            for sq in rank:
-                p = board[sq]
-                if p:
-                    row += (str(empty) if empty else "") + letter(p)
-                    empty = 0
-                else:
-                    empty += 1
-            rows.append(row + (str(empty) if empty else ""))
-        return "/".join(rows)
+        return fen_rows(state.board, self._ranks[plane], self.piece_letter)
 
     def from_position(self, text: str, seed: int = 0) -> State:
         """A state from :meth:`position` text.

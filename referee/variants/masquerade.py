@@ -318,13 +318,7 @@ class Masquerade(ChessLike):
     def _pawn_moves(self, state: MasqState, sq: int, us: int, out: list[Action]) -> None:
         """Pawn pushes and normal pawn captures (en passant included): known moves."""
         rules, board = self.rules, state.board
-        targets = []
-        one = rules.push1[us][sq]
-        if one >= 0 and not board[one]:
-            targets.append(one)
-            two = rules.push2[us][sq]
-            if two >= 0 and not board[two]:
-                targets.append(two)
+        targets = rules.pawn_pushes(board, sq, us)
         them = 3 - us
         for t in rules.caps[us][sq]:
             q = board[t]
