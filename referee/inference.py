@@ -110,7 +110,8 @@ class Problem:
     """The settled board shows no legal outcome.
 
     ``kind`` is ``illegal`` (a move the rules refuse; ``reason`` says why) or ``unknown``.
-    ``to_empty`` / ``to_fill`` are the squares that would bring back the last good position.
+    ``to_empty`` / ``to_fill`` are the squares that would bring back the last good position;
+    ``swap`` the squares where an identity sensor (DGT, camera) sees the wrong piece.
     """
 
     kind: str
@@ -118,6 +119,7 @@ class Problem:
     to_empty: tuple[int, ...]
     to_fill: tuple[int, ...]
     reason: str = ""
+    swap: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -466,13 +468,22 @@ class MoveInference:
         self._outstanding = self.observed ^ expected
         if mark is not None:
             self._outstanding -= self._turn.touched_since(0)
-        if not self._outstanding:
+        if not self._outstanding and not self._wrong_pieces():
             return []
         return [Correction(tuple(sorted(self.observed - expected)),
-                           tuple(sorted(expected - self.observed)))]
+                           tuple(sorted(expected - self.observed)), self._wrong_pieces())]
+
+    def _wrong_pieces(self) -> tuple[int, ...]:
+        """Squares where an identity sensor sees a different piece than the game has."""
+        board, letter = self.state.board, self.variant.piece_letter
+        return tuple(sorted(sq for sq, seen in self.letters.items()
+                            if sq in self.observed and board[sq] and seen != letter(board[sq])))
 
     def _check_problem(self) -> list[Decision]:
         expected = self.expected_occupancy(self.state)
+        wrong = self._wrong_pieces()
+        if self.observed == expected and wrong:
+            return self._report_once((), (), wrong)
         if self.observed == expected:
             # The board is back on the game: what hands did before no longer counts.
             self._outstanding = frozenset()
@@ -485,12 +496,21 @@ class MoveInference:
         missing = expected - self.observed
         if not extra and not self._in_problem:
             return []  # pieces in hand: wait quietly
-        key = (tuple(sorted(extra)), tuple(sorted(missing)))
+        return self._report_once(tuple(sorted(extra)), tuple(sorted(missing)), wrong)
+
+    def _report_once(self, extra: tuple[int, ...], missing: tuple[int, ...],
+                     wrong: tuple[int, ...]) -> list[Decision]:
+        key = (extra + wrong, missing)
         if key in self._turn.reported:
             return []
         self._turn.reported.add(key)
         self._in_problem = True
-        return [self._describe(extra, missing)]
+        if not extra and not missing:
+            names = " ".join(self.variant.layout.name(sq) for sq in wrong)
+            return [Problem("unknown", f"wrong piece on {names}", (), (), swap=wrong)]
+        problem = self._describe(frozenset(extra), frozenset(missing))
+        return [Problem(problem.kind, problem.text, problem.to_empty, problem.to_fill,
+                        problem.reason, wrong)]
 
     def _describe(self, extra: frozenset[int], missing: frozenset[int]) -> Problem:
         name = self.variant.layout.name

@@ -255,6 +255,8 @@ class Referee:
             parts.append("put a piece on " + " ".join(name(s) for s in correction.to_fill))
         if correction.to_empty:
             parts.append("remove the piece from " + " ".join(name(s) for s in correction.to_empty))
+        if correction.swap:
+            parts.append("wrong piece on " + " ".join(name(s) for s in correction.swap))
         return "; ".join(parts)
 
     def _emit(self, update: Update) -> None:
