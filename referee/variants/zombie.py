@@ -33,7 +33,7 @@ from typing import Any, ClassVar, NamedTuple, cast
 
 from referee import actions as A
 from referee.actions import Action
-from referee.chesscore import SLIDES, ChessRules
+from referee.chesscore import SLIDES
 from referee.events import (
     Announcement,
     GameEvent,
@@ -82,6 +82,31 @@ PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 END = A.simple(A.END)
 
 
+def _between(a: int, b: int) -> int:
+    """Bit set of the squares strictly between ``a`` and ``b`` (a1 = 0) on a rank, file or
+    diagonal, or 0 when they share none."""
+    dx, dy = (b & 7) - (a & 7), (b >> 3) - (a >> 3)
+    if a == b or (dx and dy and abs(dx) != abs(dy)):
+        return 0
+    step = (dy > 0) - (dy < 0), (dx > 0) - (dx < 0)
+    mask, sq = 0, a + 8 * step[0] + step[1]
+    while sq != b:
+        mask |= 1 << sq
+        sq += 8 * step[0] + step[1]
+    return mask
+
+
+#: BETWEEN[a][b]: the squares strictly between a and b on a line (constant tables, 8x8 board)
+BETWEEN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_between(a, b) for b in range(64)) for a in range(64))
+#: LINES[sq]: the squares on a rank, file or diagonal through sq
+LINES: tuple[int, ...] = tuple(
+    sum(1 << b for b in range(64)
+        if b != a and ((b & 7) == (a & 7) or b >> 3 == a >> 3
+                       or abs((b & 7) - (a & 7)) == abs((b >> 3) - (a >> 3))))
+    for a in range(64))
+
+
 class _Trial(NamedTuple):
     """What a legality trial of the mover needs: its colour, king square and burial maps.
 
@@ -124,19 +149,8 @@ class Zombie(ZombieText):
         self.each_step: bool = o[EACH_STEP]
         #: the rank where each colour's pawns promote, as a bit set
         self.last_rank = {WHITE: 0xFF << 56, BLACK: 0xFF}
-        self.lines = [self._queen_lines(self.rules, sq) for sq in range(64)]
-        #: bit set of the squares strictly between two squares on a line (0 if not on one)
-        self.between = [[sum(1 << t for t in self.geo.between(a, b)) for b in range(64)]
-                        for a in range(64)]
-
-    @staticmethod
-    def _queen_lines(rules: ChessRules, sq: int) -> int:
-        """Bit set of the squares on a rank, file or diagonal through ``sq``."""
-        mask = 0
-        for ray in rules.rays:
-            for t in ray[sq]:
-                mask |= 1 << t
-        return mask
+        self.lines = LINES
+        self.between = BETWEEN
 
     # ------------------------------------------------------------------ start
 

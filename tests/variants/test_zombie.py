@@ -184,3 +184,11 @@ def test_public_text_of_a_burial() -> None:
     assert VARIANT.format_action(action) == "bury=c6"
     promo = VARIANT.parse_action("promote=a1=N", VARIANT.initial_state())
     assert VARIANT.format_action(promo) == "promote=a1=N"
+
+
+def test_line_tables_match_the_board_geometry() -> None:
+    from referee.variants.zombie import BETWEEN, LINES
+    for a in range(64):
+        assert LINES[a] == sum(1 << t for ray in VARIANT.rules.rays for t in ray[a])
+        for b in range(64):
+            assert BETWEEN[a][b] == sum(1 << t for t in VARIANT.geo.between(a, b))
