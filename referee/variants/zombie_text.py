@@ -218,6 +218,9 @@ class ZombieText(ChessLike):
     def _check_loaded(self, st: ZombieState) -> None:
         """Consistency of a loaded state (raises RecordError)."""
         board = st.board
+        for colour in (WHITE, BLACK):
+            if board.count(code(KING, colour)) != 1:
+                raise RecordError(f"{COLOUR_NAMES[colour]} needs exactly one king")
         for sq in bits(st.zombies):
             if not board[sq] or board[sq] & 15 == KING:
                 raise RecordError("a zombie coin must lie under a piece other than a king")

@@ -192,3 +192,13 @@ def test_line_tables_match_the_board_geometry() -> None:
         assert LINES[a] == sum(1 << t for ray in VARIANT.rules.rays for t in ray[a])
         for b in range(64):
             assert BETWEEN[a][b] == sum(1 << t for t in VARIANT.geo.between(a, b))
+
+
+def test_bad_positions_are_refused() -> None:
+    for text in ("4k3/8/8/8/8/8/8/8 w - - 0 1 - - - -",            # no white king
+                 "4k3/8/8/8/8/8/8/4K3 w - - 0 1 e1 - - -",          # a king with a coin
+                 "4k3/8/8/8/8/8/8/4K3 w - - 0 1 - e2K - -",         # a buried king
+                 "4k3/8/8/8/8/8/8/4K3 w - - 0 1 - - - open;x=1",    # bad turn field
+                 "4k3/8/8/8/8/8/8/4K3 w - - 0 1 - -"):              # too few fields
+        with pytest.raises(RecordError):
+            VARIANT.from_position(text)
