@@ -13,10 +13,12 @@ from typing import Any
 
 from referee.actions import Action
 from referee.errors import IllegalActionError, RefereeError
-from referee.events import GameEvent
+from referee.events import GameEnded, GameEvent
 from referee.state import State
 from referee.variant import Outcome, Variant
 from referee.variants import make_variant
+
+ADJUDICATE = "adjudicate"  # a game ended off the board (flag fall, arbiter); not replayable
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,22 @@ class Game:
         except RefereeError:
             return None
 
+    def adjudicate(self, result: str, reason: str) -> Played:
+        """End the game from outside the board (a fallen flag, an arbiter's decision).
+
+        Raises:
+            IllegalActionError: the game is already over, or ``result`` is not a result.
+        """
+        if result not in ("1-0", "0-1", "1/2-1/2") or self.outcome.result != "*":
+            raise IllegalActionError(result, "the game cannot be ended that way now")
+        new = self.state.copy()
+        new.result, new.reason = result, reason
+        event = GameEnded(f"{reason} - {result}", result=result, reason=reason)
+        played = Played(new.ply, Action(ADJUDICATE, value=result), reason, 0, (event,))
+        self.state = new
+        self.played.append(played)
+        return played
+
     def undo(self) -> Played:
         """Take back the last action (raises IllegalActionError at the start)."""
         if not self.played or self.state.parent is None:
@@ -95,5 +113,6 @@ class Game:
         return self.played.pop()
 
     def action_texts(self) -> list[str]:
-        """Every action so far, in canonical text."""
-        return [p.text for p in self.played]
+        """Every action played on the board or chosen so far, in canonical text (an
+        adjudication is not an action: the record keeps it as the result)."""
+        return [p.text for p in self.played if p.action.kind != ADJUDICATE]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from firmware_bridge.events import Button, Die, Lift, LinkState, Occupied, Place, SensorEvent
 from referee import actions as A
@@ -54,6 +55,31 @@ class Update:
 
 Subscriber = Callable[[Update], None]
 
+ILLEGAL_POSITION = "illegal position"
+
+
+class FlagLike(Protocol):
+    """What a clock reports when a flag falls."""
+
+    colour: int
+
+
+class GameClock(Protocol):
+    """The chess clock the referee drives (``hardware.clock.ChessClock`` has this shape).
+
+    Times are the clock's own business; the referee only says when turns change, when the
+    board is in an illegal state (time stops, and starts again when it is put right) and when
+    the sensor link drops, and asks whether a flag fell.
+    """
+
+    def start(self, colour: int = WHITE) -> None: ...
+    def press(self, colour: int) -> bool: ...
+    def pause(self, reason: str, since: float | None = None) -> None: ...
+    def resume(self, reason: str) -> None: ...
+    def link_changed(self, state: str, last_heard: float | None = None) -> None: ...
+    def stop(self) -> None: ...
+    def poll(self) -> FlagLike | None: ...
+
 
 @dataclass
 class RefereeStats:
@@ -74,13 +100,17 @@ class Referee:
         private: actions to use, in order, when the game waits for a choice that is not made on
             the board (a Zombie burial, a Masquerade assignment); live play takes them from the
             players' phones through :meth:`private_action`.
+        clock: a chess clock to drive (pressed when the turn passes, paused while the board is
+            wrong or the sensor link is down); a fallen flag ends the game at the next tick.
         settle_ms, provisional_ms, confirm_with_clock: see :class:`MoveInference`.
     """
 
     def __init__(self, game: Game, subscribers: Sequence[Subscriber] = (), *,
                  private: Iterable[str] = (), settle_ms: int = 150,
-                 provisional_ms: int = 1500, confirm_with_clock: bool = False) -> None:
+                 provisional_ms: int = 1500, confirm_with_clock: bool = False,
+                 clock: GameClock | None = None) -> None:
         self.game = game
+        self.clock = clock
         self.subscribers = list(subscribers)
         self.private = list(private)
         self.stats = RefereeStats()
@@ -105,6 +135,13 @@ class Referee:
     def tick(self, now_ms: int) -> None:
         """Time passed with no event (call a few times a second for live sensors)."""
         self._handle(self.inference.tick(now_ms))
+        flag = self.clock.poll() if self.clock is not None else None
+        if flag is not None and self.game.outcome.result == "*":
+            result = "0-1" if flag.colour == WHITE else "1-0"
+            played = self.game.adjudicate(result, f"{COLOUR_NAMES[flag.colour]}'s flag fell")
+            self.clock.stop()  # type: ignore[union-attr]
+            self._emit(Update("ended", f"{played.text} - {result}", self.game.state,
+                              played=played, events=played.events))
 
     def finish(self) -> None:
         """The sensor stream ended: judge the board as it stands now."""
@@ -121,6 +158,7 @@ class Referee:
             self._emit(Update("note", f"a private choice was refused: {reason}",
                               self.game.state))
             return None
+        self._drive_clock(played)
         self.stats.actions += 1
         self._emit(Update("action", self._public(played), self.game.state, played=played,
                           events=played.events))
@@ -146,6 +184,8 @@ class Referee:
                 return inf.die(str(event.face))
             return self._button(event.name)
         if isinstance(event, LinkState):
+            if self.clock is not None:
+                self.clock.link_changed(event.state)
             self._emit(Update("link", f"sensor link {event.state}", self.game.state))
         return []
 
@@ -197,12 +237,16 @@ class Referee:
                 self._apply(decision.actions)
             elif isinstance(decision, Problem):
                 self.stats.problems += 1
+                if self.clock is not None:
+                    self.clock.pause(ILLEGAL_POSITION)
                 self._emit(Update("problem", decision.text, self.game.state, problem=decision))
             elif isinstance(decision, Correction):
                 self.stats.corrections += 1
                 self._emit(Update("correction", self._correction_text(decision),
                                   self.game.state, correction=decision))
             elif isinstance(decision, BoardGood):
+                if self.clock is not None:
+                    self.clock.resume(ILLEGAL_POSITION)
                 self._emit(Update("good", "the board matches the game again", self.game.state))
             elif isinstance(decision, PromotionPending):
                 options = " ".join(decision.options)
@@ -220,6 +264,7 @@ class Referee:
             self._after_play(played)
 
     def _after_play(self, played: Played) -> None:
+        self._drive_clock(played)
         self.stats.actions += 1
         self.inference.set_state(self.game.state)
         self._emit(Update("action", self._public(played), self.game.state, played=played,
@@ -244,6 +289,18 @@ class Referee:
         self._emit(Update("prompt", f"waiting for {who}'s private choice ({kinds})",
                           self.game.state))
 
+    def _drive_clock(self, played: Played) -> None:
+        """A recognised action means the board is right again; a passed turn presses."""
+        if self.clock is None:
+            return
+        self.clock.resume(ILLEGAL_POSITION)
+        state = self.game.state
+        before = state.parent
+        if self.game.outcome.result != "*":
+            self.clock.stop()
+        elif before is not None and state.turn != before.turn:
+            self.clock.press(before.turn)
+
     def _public(self, played: Played) -> str:
         """The action as everyone may see it (a burial square stays secret)."""
         return self.game.variant.public_action_text(played.action)
@@ -264,5 +321,7 @@ class Referee:
             subscriber(update)
 
     def start(self) -> None:
-        """Announce the start (and any private choice the game waits for at once)."""
+        """Start White's clock; announce any private choice the game waits for at once."""
+        if self.clock is not None:
+            self.clock.start(WHITE)
         self._offer_private()

@@ -27,12 +27,14 @@ class GameRecord:
     actions: tuple[str, ...] = ()
     start: str | None = None
     result: str = "*"
+    reason: str = ""
 
     def to_json(self) -> str:
         """The record as a JSON document."""
         data: dict[str, Any] = {
             "format": FORMAT, "variant": self.variant, "options": self.options,
             "seed": self.seed, "actions": list(self.actions), "result": self.result,
+            "reason": self.reason,
         }
         if self.start is not None:
             data["start"] = self.start
@@ -50,7 +52,8 @@ class GameRecord:
         try:
             return cls(str(data["variant"]), dict(data.get("options") or {}),
                        int(data.get("seed", 0)), tuple(str(a) for a in data.get("actions", [])),
-                       data.get("start"), str(data.get("result", "*")))
+                       data.get("start"), str(data.get("result", "*")),
+                       str(data.get("reason", "")))
         except (KeyError, TypeError, ValueError) as err:
             raise RecordError(f"bad record field: {err}") from None
 
@@ -62,7 +65,8 @@ def record_of(game: Game) -> GameRecord:
     if game.variant.position(fresh) != game.variant.position(game.start):
         start = game.variant.position(game.start)
     return GameRecord(game.variant.name, dict(game.variant.options), game.seed,
-                      tuple(game.action_texts()), start, game.outcome.result)
+                      tuple(game.action_texts()), start, game.outcome.result,
+                      game.outcome.reason)
 
 
 def replay(record: GameRecord) -> Game:
@@ -78,6 +82,8 @@ def replay(record: GameRecord) -> Game:
                         state=game.variant.from_position(record.start))
         for text in record.actions:
             game.play(text)
+        if record.result != "*" and game.outcome.result == "*":  # ended off the board
+            game.adjudicate(record.result, record.reason or "adjudicated")
     except RefereeError as err:
         raise RecordError(f"record does not replay: {err}") from None
     return game
