@@ -11,14 +11,10 @@ URL options of ``dgt://sim``: ``start`` (``standard``, the default, or ``empty``
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import select
-import shutil
-import tempfile
 import threading
-import tty
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
@@ -28,6 +24,7 @@ from firmware_bridge.errors import BadSensorUrl, SensorTimeout
 from firmware_bridge.link import pyserial_factory
 from firmware_bridge.rig import Rig
 from firmware_bridge.sensor import Clock
+from firmware_bridge.vport import VirtualPort
 
 #: The start position, square -> piece letter.
 START: Final = {**{f"{f}2": "P" for f in "abcdefgh"}, **{f"{f}7": "p" for f in "abcdefgh"},
@@ -50,8 +47,8 @@ class DgtBoardEmulator:
         self.updating = False
         self.commands: list[int] = []
         self._drop_updates = 0
-        self._dir = ""
-        self._master = self._slave = -1
+        self._port = VirtualPort("gk-dgt-")
+        self._master = -1
         self._wake_r = self._wake_w = -1
         self._calls: deque[Callable[[], None]] = deque()
         self._stop = threading.Event()
@@ -60,11 +57,11 @@ class DgtBoardEmulator:
     @property
     def port_path(self) -> str:
         """Path the host opens (a symlink to the current pty slave)."""
-        return os.path.join(self._dir, "tty")
+        return self._port.path
 
     def start(self) -> DgtBoardEmulator:
         """Create the pty and start answering commands."""
-        self._dir = tempfile.mkdtemp(prefix="gk-dgt-")
+        self._port.create()
         self._wake_r, self._wake_w = os.pipe()
         self._plug()
         self._thread = threading.Thread(target=self._run, name="dgt emulator", daemon=True)
@@ -82,24 +79,15 @@ class DgtBoardEmulator:
         self._unplug()
         os.close(self._wake_r)
         os.close(self._wake_w)
-        shutil.rmtree(self._dir, ignore_errors=True)
+        self._port.remove()
 
     def _plug(self) -> None:
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        os.set_blocking(master, False)
-        os.symlink(os.ttyname(slave), self.port_path + ".new")
-        os.replace(self.port_path + ".new", self.port_path)
-        self._master, self._slave = master, slave
+        self._master = self._port.plug()
         self.updating = False  # power-up: idle
 
     def _unplug(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.port_path)
-        for fd in (self._master, self._slave):
-            if fd >= 0:
-                os.close(fd)
-        self._master = self._slave = -1
+        self._port.unplug()
+        self._master = -1
 
     # -- the board's thread -----------------------------------------------------------------
     def _run(self) -> None:

@@ -27,11 +27,8 @@ import errno
 import os
 import random
 import select
-import shutil
-import tempfile
 import threading
 import time
-import tty
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
@@ -43,6 +40,7 @@ from firmware_bridge.firmware import proto
 from firmware_bridge.firmware.logic import Firmware
 from firmware_bridge.rig import Rig, builtin_rig
 from firmware_bridge.sensor import Clock
+from firmware_bridge.vport import VirtualPort
 
 _KINDS: Final = {"grid": proto.KIND_GRID, "ring": proto.KIND_RING, "strip": proto.KIND_STRIP}
 #: Squares occupied at the start of a chess game (main region).
@@ -84,9 +82,9 @@ class SimulatedBoard:
         self.led_frames = 0
         self._corrupt = 0
         self.mute = False
-        self._master = self._slave = -1
+        self._master = -1
         self._wake_r = self._wake_w = -1
-        self._dir = ""
+        self._port = VirtualPort("gk-sim-")
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         self._firmware: Firmware | None = None
@@ -104,7 +102,7 @@ class SimulatedBoard:
     @property
     def port_path(self) -> str:
         """Path the host opens (a symlink to the current pty slave)."""
-        return os.path.join(self._dir, "tty")
+        return self._port.path
 
     @property
     def plugged(self) -> bool:
@@ -129,7 +127,7 @@ class SimulatedBoard:
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> SimulatedBoard:
         """Create the pty, boot the firmware and start the board's thread. Returns self."""
-        self._dir = tempfile.mkdtemp(prefix="gk-sim-")
+        self._port.create()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
         self._plug()
@@ -150,8 +148,7 @@ class SimulatedBoard:
             if fd >= 0:
                 os.close(fd)
         self._wake_r = self._wake_w = -1
-        if self._dir:
-            shutil.rmtree(self._dir, ignore_errors=True)
+        self._port.remove()
 
     def __enter__(self) -> SimulatedBoard:
         return self.start()
@@ -160,14 +157,7 @@ class SimulatedBoard:
         self.stop()
 
     def _plug(self) -> None:
-        master, slave = os.openpty()
-        tty.setraw(slave)  # no echo or line editing before the host configures the port
-        os.set_blocking(master, False)
-        link = self.port_path
-        tmp = link + ".new"
-        os.symlink(os.ttyname(slave), tmp)
-        os.replace(tmp, link)
-        self._master, self._slave = master, slave
+        self._master = self._port.plug()
         self._boot_ms = time.monotonic() * 1000
         self._firmware = Firmware(
             [(m.name, _KINDS[m.kind], m.width, m.height) for m in self.rig.modules],
@@ -177,12 +167,8 @@ class SimulatedBoard:
         self._firmware.boot()
 
     def _unplug(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.port_path)
-        for fd in (self._master, self._slave):
-            if fd >= 0:
-                os.close(fd)
-        self._master = self._slave = -1
+        self._port.unplug()
+        self._master = -1
         self._firmware = None
 
     # -- the board's thread -----------------------------------------------------------------
