@@ -33,7 +33,7 @@ ROTATIONS: Final = (0, 90, 180, 270)
 # Main-region prefixes are not written (NOTATION.md); a rig may still use them.
 _MAIN_PREFIXES: Final = ("earth:", "world:")
 _LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
-_TOP_KEYS: Final = ("name", "module", "buttons", "leds", "display")
+_TOP_KEYS: Final = ("name", "module", "buttons", "leds", "display", "gpio_buttons")
 _MODULE_KEYS: Final = ("name", "kind", "width", "height", "region", "files", "ranks",
                        "rotation", "cells")
 
@@ -70,6 +70,7 @@ class Rig:
     buttons: Mapping[int, str] = field(default_factory=lambda: MappingProxyType({}))
     leds: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     display: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    gpio_buttons: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     source: str = "<rig>"
 
     def module(self, name: str) -> ModuleMap:
@@ -148,6 +149,8 @@ def parse_rig(text: str, source: str = "<rig>", default_name: str = "rig") -> Ri
         buttons=_parse_buttons(data.get("buttons", {}), source),
         leds=MappingProxyType(_parse_leds(data.get("leds", {}), modules, source)),
         display=MappingProxyType(_parse_display(data.get("display", {}), source)),
+        gpio_buttons=MappingProxyType(_parse_table(data.get("gpio_buttons", {}), source,
+                                                   "gpio_buttons")),
         source=source,
     )
 
@@ -313,6 +316,13 @@ def _parse_leds(raw: Any, modules: tuple[ModuleMap, ...], source: str) -> dict[s
         if item not in names:
             raise RigError(f"{source}: leds.chain: {item!r} is not a module of this rig")
     return leds
+
+
+def _parse_table(raw: Any, source: str, where: str) -> dict[str, Any]:
+    """A table kept as data for ``hardware/`` (which validates its keys and values)."""
+    if not isinstance(raw, dict):
+        raise RigError(f"{source}: {where}: expected a table")
+    return dict(raw)
 
 
 def _parse_display(raw: Any, source: str) -> dict[str, Any]:

@@ -266,8 +266,8 @@ def config_from_mapping(data: Mapping[str, Any], source: str = "<config>") -> Ha
 
 def config_from_rig(rig: Any, gpio_buttons: Mapping[str, Any] | None = None) -> HardwareConfig:
     """A :class:`HardwareConfig` from a loaded ``firmware_bridge.rig.Rig`` (duck-typed: its
-    ``leds``, ``display``, ``buttons`` and ``source``). The rig format has no table for buttons
-    wired to the Pi yet, so they come separately as ``gpio_buttons``.
+    ``leds``, ``display``, ``buttons``, ``gpio_buttons`` and ``source``). ``gpio_buttons``
+    given here replaces the rig's own ``[gpio_buttons]`` table.
 
     Raises:
         ConfigError: the rig's hardware tables are invalid for this package.
@@ -275,4 +275,6 @@ def config_from_rig(rig: Any, gpio_buttons: Mapping[str, Any] | None = None) -> 
     source = str(getattr(rig, "source", "<rig>"))
     return config_from_mapping({"leds": dict(rig.leds), "display": dict(rig.display),
                                 "buttons": dict(rig.buttons),
-                                "gpio_buttons": dict(gpio_buttons or {})}, source)
+                                "gpio_buttons": dict(gpio_buttons if gpio_buttons is not None
+                                                     else getattr(rig, "gpio_buttons", {}))},
+                              source)
