@@ -277,6 +277,10 @@ class MoveInference:
     def place(self, t_ms: int, sq: int, letter: str | None = None) -> list[Decision]:
         """A square became occupied (``letter`` when the sensor knows the piece)."""
         out = self._advance(t_ms)
+        if sq in self.observed:
+            # A square that changes piece without an empty reading (a DGT scan caught the
+            # capture in one go): the piece that was there has been taken away.
+            self._turn.lifted(sq)
         self.observed = self.observed | {sq}
         self._turn.placed(sq)
         if letter:
