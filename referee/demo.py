@@ -91,7 +91,8 @@ class DemoOutputs:
         who = ""
         if update.played is not None:
             who = f"{COLOUR_NAMES[update.played.actor]}: "
-        lines = [f"--- step {self.step}: {who}{update.text}"]
+        label = "" if update.kind == "action" else f"[{update.kind}] "
+        lines = [f"--- step {self.step}: {label}{who}{update.text}"]
         if update.kind == "action":
             lines.append(self.game.variant.render(update.state, None))
         lit = sorted(shown.scene.lights.items())

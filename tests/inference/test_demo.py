@@ -17,7 +17,11 @@ def test_demo_referees_exactly_what_was_played(variant: str, tmp_path: Path) -> 
     out = io.StringIO()
     game = run_demo(variant, {}, seed=3, turns=8, out=out, capture=tmp_path)
     text = out.getvalue()
-    assert "# problem" not in text and "internal" not in text
+    assert "[problem]" not in text and "internal" not in text
+    assert [line.split(": ", 1)[1] for line in text.splitlines()
+            if line.startswith("--- step") and "[" not in line] == \
+        [f"{'white' if p.actor == 1 else 'black'}: {game.variant.public_action_text(p.action)}"
+         for p in game.played]
     assert len(game.played) >= 8 or game.outcome.result != "*"
     assert text.count("--- step") >= len(game.played)
     assert "LEDs:" in text and "Display:" in text
