@@ -1,0 +1,94 @@
+"""The vision-eval and vision-track commands end to end on the shared data, and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.vision.conftest import LABELS, SCHOLAR_CORNERS, VIDEO
+from vision.cli import eval_main, track_main
+
+
+def test_eval_json_figures_in_range(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert eval_main([str(LABELS), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["photos"] == 43
+    for key in ("occupancy_error_pct", "colour_error_pct", "perfect_boards_pct",
+                "boards_found_pct"):
+        assert 0.0 <= out[key] <= 100.0
+    assert out["occupancy_error_pct"] < 10.0
+    assert out["boards_found_pct"] == 100.0
+    assert out["ms_per_photo"] > 0
+
+
+def test_eval_text(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert eval_main([str(LABELS)]) == 0
+    out = capsys.readouterr().out
+    assert "occupancy error:" in out and "ms per photo:" in out
+
+
+def test_track_scholars_mate(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert track_main([str(VIDEO), "--corners", SCHOLAR_CORNERS]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    moves = [ln for ln in lines if not ln.startswith("# ")]
+    assert moves == "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7".split()
+    assert lines[-1].startswith("# ")
+
+
+def _one_line_error(capsys: pytest.CaptureFixture[str], code: int) -> None:
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and "error:" in err
+    assert "Traceback" not in err
+
+
+def test_eval_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _one_line_error(capsys, eval_main([str(tmp_path / "none.csv")]))
+
+
+def test_eval_bad_csv(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,b\n1,2\n")
+    _one_line_error(capsys, eval_main([str(bad)]))
+
+
+def test_eval_bad_corners_row(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    img = tmp_path / "x.jpg"
+    img.write_bytes(b"not an image")
+    bad = tmp_path / "bad.csv"
+    bad.write_text('file,fen_board,corners_a8_h8_h1_a1\nx.jpg,8/8/8/8/8/8/8/8,"[[1,2]]"\n')
+    _one_line_error(capsys, eval_main([str(bad)]))
+
+
+def test_eval_unreadable_image(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    img = tmp_path / "x.jpg"
+    img.write_bytes(b"not an image")
+    bad = tmp_path / "bad.csv"
+    bad.write_text('file,fen_board,corners_a8_h8_h1_a1\n'
+                   'x.jpg,8/8/8/8/8/8/8/8,"[[0,0],[100,0],[100,100],[0,100]]"\n')
+    _one_line_error(capsys, eval_main([str(bad)]))
+
+
+def test_eval_bad_option(capsys: pytest.CaptureFixture[str]) -> None:
+    _one_line_error(capsys, eval_main(["x.csv", "--corners", "sideways"]))
+
+
+def test_track_bad_corners_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _one_line_error(capsys, track_main([str(tmp_path), "--corners", "[[1,2],"]))
+
+
+def test_track_missing_video(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _one_line_error(capsys, track_main([str(tmp_path / "none.avi"), "--corners",
+                                        SCHOLAR_CORNERS]))
+
+
+def test_track_unreadable_frame(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "a.png").write_bytes(b"garbage")
+    _one_line_error(capsys, track_main([str(tmp_path), "--corners", SCHOLAR_CORNERS]))
+
+
+def test_track_unknown_variant(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _one_line_error(capsys, track_main([str(tmp_path), "--corners", SCHOLAR_CORNERS,
+                                        "--variant", "no-such-variant"]))

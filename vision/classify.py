@@ -1,0 +1,153 @@
+"""Per-square classification of a warped board into empty / white piece / black piece.
+
+Everything is calibrated from the image itself (there is no training set):
+
+1. The board is warped top-down (:func:`vision.geometry.warp_board`) and converted to CIE Lab.
+2. For each square we take a central region of interest (ROI) and its median colour.
+3. The *expected empty colour* of light and of dark squares is the median colour of the half of
+   the squares of that colour that look the plainest (lowest texture): on any legal position at
+   least half of the 32 light (or dark) squares are usually empty.
+4. A pixel of a square's ROI "deviates" when its Lab distance from that expected empty colour
+   exceeds a threshold scaled by the board's own light/dark contrast. The occupancy score is the
+   share of deviating pixels mixed with edge density (Canny) in the ROI.
+5. A square is occupied when its score is above a threshold; its piece colour comes from the mean
+   lightness of the deviating pixels, split into white/black by Otsu's method over all occupied
+   squares of the image (falling back to the light/dark square midpoint when the split is weak).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.geometry import SQUARE
+
+EMPTY, WHITE, BLACK = 0, 1, 2
+OCCUPIED_THRESHOLD = 0.5
+ROI_MARGIN = 0.2  # share of the square left out on each side of the ROI
+
+FloatGrid = np.ndarray[Any, np.dtype[np.float64]]
+IntGrid = np.ndarray[Any, np.dtype[np.int64]]
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """What :func:`classify_board` saw.
+
+    ``labels`` is an 8x8 int grid (row 0 = rank 8) of EMPTY / WHITE / BLACK; ``occupancy`` the
+    per-square occupancy score (about 0 empty, 1 at the threshold, larger = surer);
+    ``lightness`` the mean Lab lightness (0-255) of the deviating pixels (the piece), ``whiteness``
+    a signed score, positive for a white piece, negative for a black one.
+    """
+
+    labels: IntGrid
+    occupancy: FloatGrid
+    lightness: FloatGrid
+    whiteness: FloatGrid
+
+
+def _parity_mask() -> np.ndarray[Any, np.dtype[np.bool_]]:
+    r, c = np.indices((8, 8))
+    return np.asarray((r + c) % 2 == 1)  # True = dark square (a1 dark)
+
+
+def _rois(lab: np.ndarray[Any, Any], margin: float) -> np.ndarray[Any, Any]:
+    """(8, 8, k, k, 3) array of every square's central ROI."""
+    s = lab.shape[0] // 8
+    m = int(round(s * margin))
+    sq = lab.reshape(8, s, 8, s, 3).transpose(0, 2, 1, 3, 4)
+    return sq[:, :, m:s - m, m:s - m, :]
+
+
+def _otsu_split(values: FloatGrid) -> tuple[float, float]:
+    """Best two-class split of ``values``: (threshold, between-class separation in value units)."""
+    v = np.sort(values.ravel())
+    if v.size < 2:
+        return float(v[0]) if v.size else 0.0, 0.0
+    best, best_t, best_sep = -1.0, float(v[0]), 0.0
+    for i in range(1, v.size):
+        a, b = v[:i], v[i:]
+        score = a.size * b.size * (b.mean() - a.mean()) ** 2
+        if score > best:
+            best, best_t, best_sep = score, float((v[i - 1] + v[i]) / 2), float(b.mean() - a.mean())
+    return best_t, best_sep
+
+
+def classify_board(warped: np.ndarray[Any, Any]) -> BoardReading:
+    """Classify every square of a warped board image (BGR, a8 top-left, square size)."""
+    if warped.shape[0] != 8 * SQUARE or warped.shape[1] != 8 * SQUARE:
+        warped = cv2.resize(warped, (8 * SQUARE, 8 * SQUARE), interpolation=cv2.INTER_AREA)
+    blur = cv2.GaussianBlur(warped, (3, 3), 0)
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float64)
+    rois = _rois(lab, ROI_MARGIN)
+    flat = rois.reshape(8, 8, -1, 3)
+    med = np.median(flat, axis=2)
+    texture = flat[..., 0].std(axis=2)
+    dark = _parity_mask()
+
+    ref = np.zeros((8, 8, 3))
+    ref_l = {}
+    for parity in (False, True):
+        sel = dark == parity
+        tex = texture[sel]
+        plain = tex <= np.median(tex)
+        colour = np.median(med[sel][plain], axis=0)
+        ref[sel] = colour
+        ref_l[parity] = float(colour[0])
+    contrast = max(abs(ref_l[True] - ref_l[False]), 20.0)
+    tol = max(10.0, 0.3 * contrast)
+
+    diff = np.linalg.norm(flat - ref[:, :, None, :], axis=3)
+    deviating = diff > tol
+    share = deviating.mean(axis=2)
+
+    gray = cv2.cvtColor(blur, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(gray, 40, 120) > 0
+    s = SQUARE
+    m = int(round(s * ROI_MARGIN))
+    edge_sq = edges.reshape(8, s, 8, s).transpose(0, 2, 1, 3)[:, :, m:s - m, m:s - m]
+    edge_density = edge_sq.reshape(8, 8, -1).mean(axis=2)
+
+    occupancy = share / 0.25 * 0.7 + edge_density / 0.08 * 0.3
+    occupancy = occupancy / OCCUPIED_THRESHOLD / 2.0
+    occupied = occupancy >= 1.0
+
+    lightness = np.zeros((8, 8))
+    for r in range(8):
+        for c in range(8):
+            px = flat[r, c][deviating[r, c]]
+            lightness[r, c] = px[:, 0].mean() if px.size else med[r, c, 0]
+    mid = (ref_l[True] + ref_l[False]) / 2.0
+    if occupied.sum() >= 4:
+        t, sep = _otsu_split(lightness[occupied])
+        if sep > 0.4 * contrast:
+            mid = t
+    whiteness = (lightness - mid) / contrast
+    labels = np.where(occupied, np.where(whiteness >= 0, WHITE, BLACK), EMPTY).astype(np.int64)
+    return BoardReading(labels, occupancy, lightness, whiteness)
+
+
+def fen_to_grid(fen_board: str) -> IntGrid:
+    """8x8 grid of EMPTY / WHITE / BLACK from a FEN piece-placement field (rank 8 first)."""
+    ranks = fen_board.strip().split("/")
+    if len(ranks) != 8:
+        raise ValueError(f"FEN board needs 8 ranks: {fen_board!r}")
+    grid = np.zeros((8, 8), dtype=np.int64)
+    for r, rank in enumerate(ranks):
+        c = 0
+        for ch in rank:
+            if ch.isdigit():
+                c += int(ch)
+            elif ch.isalpha():
+                if c >= 8:
+                    raise ValueError(f"FEN rank too long: {rank!r}")
+                grid[r, c] = WHITE if ch.isupper() else BLACK
+                c += 1
+            else:
+                raise ValueError(f"bad FEN character {ch!r}")
+        if c != 8:
+            raise ValueError(f"FEN rank {rank!r} does not have 8 squares")
+    return grid

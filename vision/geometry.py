@@ -1,0 +1,76 @@
+"""Board geometry: corners, perspective warp to a square top-down board, square indexing.
+
+Conventions: corners are given in the order a8, h8, h1, a1 (image pixels). The warped board has
+a8 at the top-left and h1 at the bottom-right, ``SQUARE`` pixels per square. Grids are 8x8 arrays
+indexed ``[row, col]`` with row 0 = rank 8 and col 0 = file a; :func:`grid_to_index` gives the
+engine's square index (rank * 8 + file, a1 = 0).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.errors import CornersError
+
+SQUARE = 50  # pixels per square in the warped board
+BOARD = 8 * SQUARE
+
+Corners = np.ndarray[Any, np.dtype[np.float32]]
+
+
+def parse_corners(text: str | list[Any]) -> Corners:
+    """Parse four ``[x, y]`` points (JSON text or a list) into a (4, 2) float32 array.
+
+    Raises:
+        CornersError: not valid JSON, not four numeric pairs, or a degenerate quadrilateral.
+    """
+    try:
+        data = json.loads(text) if isinstance(text, str) else text
+    except json.JSONDecodeError as e:
+        raise CornersError(f"corners are not valid JSON: {e.msg}") from e
+    try:
+        pts = np.asarray(data, dtype=np.float32)
+    except (TypeError, ValueError) as e:
+        raise CornersError("corners must be four [x, y] number pairs") from e
+    if pts.shape != (4, 2) or not np.all(np.isfinite(pts)):
+        raise CornersError("corners must be four [x, y] number pairs (a8, h8, h1, a1)")
+    area = cv2.contourArea(pts.reshape(-1, 1, 2))
+    if area < 64.0:
+        raise CornersError("corners enclose (almost) no area")
+    return pts
+
+
+def board_points(size: int = BOARD) -> Corners:
+    """The warped board's corners a8, h8, h1, a1."""
+    s = float(size)
+    return np.array([[0, 0], [s, 0], [s, s], [0, s]], dtype=np.float32)
+
+
+def homography(corners: Corners, size: int = BOARD) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """The 3x3 matrix mapping image pixels to warped-board pixels."""
+    return np.asarray(cv2.getPerspectiveTransform(corners, board_points(size)), dtype=np.float64)
+
+
+def warp_board(image: np.ndarray[Any, Any], corners: Corners, size: int = BOARD) -> Any:
+    """Warp ``image`` so that the board fills a ``size`` x ``size`` square (a8 top-left)."""
+    h = homography(corners, size)
+    return cv2.warpPerspective(image, h, (size, size), flags=cv2.INTER_AREA)
+
+
+def grid_to_index(row: int, col: int) -> int:
+    """Engine square index (a1 = 0) of grid cell ``[row, col]`` (row 0 = rank 8)."""
+    return (7 - row) * 8 + col
+
+
+def is_dark(row: int, col: int) -> bool:
+    """True for dark squares (a1 is dark)."""
+    return (row + col) % 2 == 1
+
+
+def rotate_corners(corners: Corners, quarter_turns: int) -> Corners:
+    """The same quadrilateral with the corner labels shifted by ``quarter_turns``."""
+    return np.roll(corners, -quarter_turns, axis=0)

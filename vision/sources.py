@@ -1,0 +1,146 @@
+"""Frame sources chosen by URL.
+
+``open_source(url)`` understands:
+
+* ``camera:N`` — the local camera number N (``cv2.VideoCapture(N)``);
+* ``http://...`` / ``https://...`` / ``rtsp://...`` — a network stream (MJPEG etc.) read by OpenCV;
+* a folder path — every image file in it, in name order;
+* a file path — a video file, or a single still image.
+
+Nothing is opened until :meth:`FrameSource.frames` is first iterated, and every source is a
+context manager with an idempotent :meth:`FrameSource.close`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.errors import ImageReadError, SourceNotFoundError, SourceReadError
+
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".ppm"})
+NETWORK_SCHEMES = ("http://", "https://", "rtsp://")
+
+Frame = np.ndarray[Any, np.dtype[np.uint8]]
+
+
+def read_image(path: str | Path) -> Frame:
+    """Read one colour image (BGR uint8).
+
+    Raises:
+        SourceNotFoundError: no such file.
+        ImageReadError: the file is not a decodable image.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise SourceNotFoundError(f"no such image: {p}")
+    data = np.fromfile(str(p), dtype=np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise ImageReadError(f"not a readable image: {p}")
+    return np.asarray(img, dtype=np.uint8)
+
+
+class FrameSource:
+    """Base class: an iterable of BGR frames that is opened lazily and closed explicitly."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def frames(self) -> Iterator[Frame]:
+        """Yield frames in order (opens the source on first use)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the source (idempotent)."""
+
+    def __enter__(self) -> FrameSource:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+class CaptureSource(FrameSource):
+    """A camera, video file or network stream read through ``cv2.VideoCapture``."""
+
+    def __init__(self, url: str, target: int | str) -> None:
+        super().__init__(url)
+        self._target = target
+        self._cap: Any = None
+
+    def _open(self) -> Any:
+        cap = cv2.VideoCapture(self._target)
+        if not cap.isOpened():
+            cap.release()
+            raise SourceNotFoundError(f"cannot open video source: {self.url}")
+        self._cap = cap
+        return cap
+
+    def frames(self) -> Iterator[Frame]:
+        cap = self._cap if self._cap is not None else self._open()
+        while True:
+            ok, frame = cap.read()
+            if not ok or frame is None:
+                return
+            yield np.asarray(frame, dtype=np.uint8)
+
+    def close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class FolderSource(FrameSource):
+    """Every image file of a folder, in name order."""
+
+    def __init__(self, url: str, folder: Path) -> None:
+        super().__init__(url)
+        self._folder = folder
+
+    def frames(self) -> Iterator[Frame]:
+        files = sorted(p for p in self._folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not files:
+            raise SourceReadError(f"no image files in folder: {self._folder}")
+        for p in files:
+            yield read_image(p)
+
+
+class ImageSource(FrameSource):
+    """A single still image, yielded once."""
+
+    def __init__(self, url: str, path: Path) -> None:
+        super().__init__(url)
+        self._path = path
+
+    def frames(self) -> Iterator[Frame]:
+        yield read_image(self._path)
+
+
+def open_source(url: str) -> FrameSource:
+    """Choose the frame source for ``url`` (see the module docstring); opens nothing yet.
+
+    Raises:
+        SourceNotFoundError: a file or folder path that does not exist, or a bad camera number.
+    """
+    if url.startswith("camera:"):
+        num = url.removeprefix("camera:")
+        if not num.isdigit():
+            raise SourceNotFoundError(f"bad camera URL (want camera:N): {url}")
+        return CaptureSource(url, int(num))
+    if url.startswith(NETWORK_SCHEMES):
+        return CaptureSource(url, url)
+    path = Path(url.removeprefix("file://"))
+    if path.is_dir():
+        return FolderSource(url, path)
+    if not path.is_file():
+        raise SourceNotFoundError(f"no such file or folder: {path}")
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return ImageSource(url, path)
+    return CaptureSource(url, str(path))

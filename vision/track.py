@@ -1,0 +1,216 @@
+"""Following a game on video: motion gating, change maps and legal-move decoding.
+
+The tracker keeps the warped image of the last *settled* position. A frame is settled when the
+board has barely changed (mean absolute grey difference below ``STILL_DIFF``) for ``STILL_FRAMES``
+consecutive frames. For each settled frame it measures, per square, how much the central region
+changed since the last settled position (the *change map*, Lab units). Every legal move (and, in
+case a settled frame was missed, every legal pair of move and reply) predicts the set of squares
+whose content changes; the candidate whose squares changed most, minus a per-square threshold,
+wins when it clearly beats the runner-up. A settled frame where many squares changed (a hand or an
+arm resting on the board) or where nothing matches is ignored. The start position is assumed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee.actions import Action
+from referee.game import Game
+from referee.state import State
+from vision.geometry import SQUARE, Corners, grid_to_index, warp_board
+from vision.sources import Frame
+
+STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames (0-255)
+STILL_FRAMES = 4      # frames in a row below STILL_DIFF before the board counts as settled
+CHANGE_FLOOR = 12.0   # a square "changed" above max(CHANGE_FLOOR, CHANGE_SHARE * largest change)
+CHANGE_SHARE = 0.3
+MAX_CHANGED = 10      # more changed squares than this: a hand is still on the board
+MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
+UNEXPLAINED_SHARE = 1.0  # an unexplained square changing more than the weakest move square vetoes
+PAIR_PENALTY = 1.0      # a missed-settle pair of plies pays this many thresholds
+RECHECK = 4              # a still period is looked at every RECHECK frames after STILL_FRAMES
+ROI_MARGIN = 0.22     # share of a square left out on each side when measuring change
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """One recognised move: its canonical text, the frame number it settled at, its score."""
+
+    text: str
+    frame: int
+    score: float
+
+
+def occupancy_of(state: State) -> tuple[int, ...]:
+    """Per square (a1 = 0) the colour on it: 0 empty, 1 white, 2 black."""
+    return tuple((p >> 4) if p else 0 for p in state.board[:64])
+
+
+def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """64 values (a1 = 0): mean Lab distance between the central regions of each square."""
+    a = cv2.cvtColor(cv2.GaussianBlur(before, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float64)
+    b = cv2.cvtColor(cv2.GaussianBlur(after, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float64)
+    d = np.linalg.norm(a - b, axis=2)
+    s = SQUARE
+    m = int(round(s * ROI_MARGIN))
+    per = d.reshape(8, s, 8, s).transpose(0, 2, 1, 3)[:, :, m:s - m, m:s - m]
+    grid = per.reshape(8, 8, -1).mean(axis=2)
+    out = np.zeros(64)
+    for r in range(8):
+        for c in range(8):
+            out[grid_to_index(r, c)] = grid[r, c]
+    return out
+
+
+def _copy_square(dst: Any, src: Any, index: int) -> None:
+    """Copy square ``index`` (a1 = 0) of warped board ``src`` into ``dst``."""
+    r, c = 7 - index // 8, index % 8
+    s = SQUARE
+    dst[r * s:(r + 1) * s, c * s:(c + 1) * s] = src[r * s:(r + 1) * s, c * s:(c + 1) * s]
+
+
+class Tracker:
+    """Follows one game of ``variant`` seen through a fixed camera with board ``corners``.
+
+    Opens nothing: feed it frames with :meth:`run`.
+    Raises (constructor): the referee's UnknownVariantError / VariantNotImplementedError.
+    """
+
+    def __init__(self, corners: Corners, variant: str = "standard") -> None:
+        self.corners = corners
+        self.game = Game(variant)
+        self.frames = 0
+        self.settled = 0
+        self.ignored = 0
+        self._reference: Any = None
+        self._last_check: Any = None
+        self._dirty: set[int] = set()
+        self._previous: Any = None
+        self._still = 0
+
+    def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
+        game = self.game
+        start = occupancy_of(game.state)
+        out = []
+        for a in game.legal():
+            after = game.variant.apply(game.state, a)
+            occ = occupancy_of(after)
+            out.append(([a], frozenset(i for i in range(64) if occ[i] != start[i])))
+            for b in game.variant.legal_actions(after):
+                occ2 = occupancy_of(game.variant.apply(after, b))
+                out.append(([a, b], frozenset(i for i in range(64) if occ2[i] != start[i])))
+        return out
+
+    def _decode(self, change: np.ndarray[Any, Any],
+                share: float) -> tuple[list[Action], float, frozenset[int]] | None:
+        tau = max(CHANGE_FLOOR, CHANGE_SHARE * float(change.max()))
+        changed = int(np.sum(change > tau))
+        if changed == 0 or changed > MAX_CHANGED:
+            return None
+        gain = change - tau
+        total = float(gain[gain > 0].sum())
+        scored = []
+        for actions, squares in self._candidates():
+            if not squares:
+                continue
+            # Changed squares the candidate explains count for it, the others against it.
+            explained = float(sum(gain[i] for i in squares))
+            score = 2.0 * explained - total
+            if len(actions) > 1:
+                score -= PAIR_PENALTY * tau  # prefer one move when two explain the change
+            scored.append((score, actions, squares))
+        if not scored:
+            return None
+        scored.sort(key=lambda t: -t[0])
+        best_score, best, squares = scored[0]
+        runner = scored[1][0] if len(scored) > 1 else 0.0
+        if best_score <= 0 or any(change[i] <= tau for i in squares):
+            return None
+        # Every clearly changed square must be explained: otherwise a hand is still there.
+        weakest = min(float(change[i]) for i in squares)
+        limit = max(tau, share * weakest)
+        if any(change[i] > limit for i in range(64) if i not in squares):
+            return None
+        if best_score - runner < MARGIN * best_score:
+            return None
+        return best, best_score, squares
+
+    def _new_reference(self, warped: Any, change: np.ndarray[Any, Any],
+                       squares: frozenset[int]) -> Any:
+        """The settled frame, except squares that changed with no move to explain it (most
+        likely a hand or sleeve still over them), which keep their previous appearance."""
+        tau = max(CHANGE_FLOOR, CHANGE_SHARE * float(change.max()))
+        ref = warped.copy()
+        unexplained = {i for i in range(64) if i not in squares and change[i] > tau}
+        for i in unexplained:
+            _copy_square(ref, self._reference, i)
+        # The move's squares may still be settling (a hand straightening the piece).
+        self._dirty = unexplained | set(squares)
+        self._last_check = warped
+        return ref
+
+    def _heal(self, warped: Any) -> None:
+        """Adopt the new look of squares kept back by :meth:`_new_reference` once it has
+        stayed the same across two checks (a nudged piece, not a passing hand)."""
+        last, self._last_check = self._last_check, warped
+        if not self._dirty or last is None:
+            return
+        steady = change_map(last, warped)
+        for i in list(self._dirty):
+            if steady[i] < CHANGE_FLOOR:
+                _copy_square(self._reference, warped, i)
+                self._dirty.discard(i)
+
+    def step(self, frame: Frame) -> list[Recognised]:
+        """Process one frame; return the moves it completed (usually none)."""
+        self.frames += 1
+        warped = warp_board(frame, self.corners)
+        grey = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float64)
+        if self._previous is not None and float(np.abs(grey - self._previous).mean()) < STILL_DIFF:
+            self._still += 1
+        else:
+            self._still = 0
+        self._previous = grey
+        if self._reference is None:
+            if self._still >= STILL_FRAMES:
+                self._reference = warped  # the first settled frame shows the start position
+            return []
+        if self._still < STILL_FRAMES or (self._still - STILL_FRAMES) % RECHECK:
+            return []
+        self.settled += 1
+        change = change_map(self._reference, warped)
+        decoded = self._decode(change, UNEXPLAINED_SHARE)
+        if decoded is None:
+            self._heal(warped)
+            tau = max(CHANGE_FLOOR, CHANGE_SHARE * float(change.max()))
+            if float(change.max()) < CHANGE_FLOOR:
+                self._reference = warped  # nothing moved: follow slow lighting drift
+            elif int(np.sum(change > tau)) > MAX_CHANGED:
+                self.ignored += 1
+            else:
+                self.ignored += 1
+            return []
+        actions, score, squares = decoded
+        self._reference = self._new_reference(warped, change, squares)
+        out = []
+        for a in actions:
+            played = self.game.play(a)
+            out.append(Recognised(played.text, self.frames - 1, score))
+        return out
+
+    def run(self, frames: Iterable[Frame]) -> Iterator[Recognised]:
+        """Process every frame, yielding moves as they are recognised."""
+        for frame in frames:
+            yield from self.step(frame)
+
+    def summary(self) -> str:
+        """One line: moves recognised, frames read, settled frames, ignored settled frames."""
+        outcome = self.game.outcome
+        result = getattr(outcome, "result", outcome)
+        return (f"{len(self.game.played)} moves recognised; {self.frames} frames, "
+                f"{self.settled} settled, {self.ignored} ignored; result {result}")
