@@ -92,3 +92,16 @@ def test_track_unreadable_frame(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 def test_track_unknown_variant(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     _one_line_error(capsys, track_main([str(tmp_path), "--corners", SCHOLAR_CORNERS,
                                         "--variant", "no-such-variant"]))
+
+
+def test_eval_auto_corners_subset(data: Path, capsys: pytest.CaptureFixture[str],
+                                  tmp_path: Path) -> None:
+    rows = LABELS.read_text().splitlines()
+    subset = tmp_path / "labels.csv"
+    picked = [r.replace("photos/", str(data / "photos") + "/", 1) for r in rows[1:4]]
+    subset.write_text("\n".join([rows[0], *picked]) + "\n")
+    assert eval_main([str(subset), "--corners", "auto", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["corners"] == "auto" and out["photos"] == 3
+    assert 0.0 <= out["boards_found_pct"] <= 100.0
+    assert out["corner_error_px"] is None or out["corner_error_px"] >= 0.0
