@@ -8,8 +8,9 @@ Everything is calibrated from the image itself (there is no training set):
    the squares of that colour that look the plainest (lowest texture): on any legal position at
    least half of the 32 light (or dark) squares are usually empty.
 4. A pixel of a square's ROI "deviates" when its Lab distance from that expected empty colour
-   exceeds a threshold scaled by the board's own light/dark contrast. The occupancy score is the
-   share of deviating pixels mixed with edge density (Canny) in the ROI.
+   exceeds a threshold scaled by the board's own light/dark contrast. The occupancy score is a
+   weighted sum of the share of deviating pixels, the Canny edge density and the lightness
+   texture (standard deviation over the board contrast) in the ROI.
 5. A square is occupied when its score is above a threshold; its piece colour comes from the mean
    lightness of the deviating pixels, split into white/black by Otsu's method over all occupied
    squares of the image (falling back to the light/dark square midpoint when the split is weak).
@@ -26,7 +27,7 @@ import numpy as np
 from vision.geometry import SQUARE
 
 EMPTY, WHITE, BLACK = 0, 1, 2
-OCCUPIED_THRESHOLD = 0.5
+W_SHARE, W_EDGES, W_TEXTURE = 1.0, 8.0, 2.0
 ROI_MARGIN = 0.2  # share of the square left out on each side of the ROI
 
 FloatGrid = np.ndarray[Any, np.dtype[np.float64]]
@@ -111,8 +112,11 @@ def classify_board(warped: np.ndarray[Any, Any]) -> BoardReading:
     edge_sq = edges.reshape(8, s, 8, s).transpose(0, 2, 1, 3)[:, :, m:s - m, m:s - m]
     edge_density = edge_sq.reshape(8, 8, -1).mean(axis=2)
 
-    occupancy = share / 0.25 * 0.7 + edge_density / 0.08 * 0.3
-    occupancy = occupancy / OCCUPIED_THRESHOLD / 2.0
+    # Weights of the three cues (a square is occupied at a weighted sum of 1): the share of
+    # ROI pixels unlike the empty square, Canny edge density, and lightness texture relative to
+    # the board's light/dark contrast. Set by hand on the shipped photos (pcwawc + afka2d).
+    occupancy = (W_SHARE * share + W_EDGES * edge_density
+                 + W_TEXTURE * texture / contrast)
     occupied = occupancy >= 1.0
 
     lightness = np.zeros((8, 8))

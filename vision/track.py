@@ -26,6 +26,8 @@ from vision.geometry import SQUARE, Corners, grid_to_index, warp_board
 from vision.sources import Frame
 
 STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames (0-255)
+NOISE_FACTOR = 2.0    # ... or this many times the noise floor, whichever is larger
+NOISE_WINDOW = 200    # frames over which the noise floor is measured
 STILL_FRAMES = 4      # frames in a row below STILL_DIFF before the board counts as settled
 CHANGE_FLOOR = 12.0   # a square "changed" above max(CHANGE_FLOOR, CHANGE_SHARE * largest change)
 CHANGE_SHARE = 0.3
@@ -52,7 +54,8 @@ def occupancy_of(state: State) -> tuple[int, ...]:
 
 
 def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """64 values (a1 = 0): mean Lab distance between the central regions of each square."""
+    """64 values (a1 = 0): mean Lab distance between the central regions of each square, less
+    the median over the board (noise and lighting drift)."""
     a = cv2.cvtColor(cv2.GaussianBlur(before, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float64)
     b = cv2.cvtColor(cv2.GaussianBlur(after, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float64)
     d = np.linalg.norm(a - b, axis=2)
@@ -60,6 +63,8 @@ def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]
     m = int(round(s * ROI_MARGIN))
     per = d.reshape(8, s, 8, s).transpose(0, 2, 1, 3)[:, :, m:s - m, m:s - m]
     grid = per.reshape(8, 8, -1).mean(axis=2)
+    # Most squares never change in one move: their median is the camera noise / light drift.
+    grid = np.maximum(grid - float(np.median(grid)), 0.0)
     out = np.zeros(64)
     for r in range(8):
         for c in range(8):
@@ -92,6 +97,7 @@ class Tracker:
         self._dirty: set[int] = set()
         self._previous: Any = None
         self._still = 0
+        self._diffs: list[float] = []
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
         game = self.game
@@ -166,12 +172,21 @@ class Tracker:
                 _copy_square(self._reference, warped, i)
                 self._dirty.discard(i)
 
+    def _is_still(self, diff: float) -> bool:
+        """Below the motion threshold: STILL_DIFF, raised for noisy cameras to NOISE_FACTOR
+        times the camera's noise floor (a low percentile of the differences seen so far)."""
+        self._diffs.append(diff)
+        floor = float(np.percentile(self._diffs[-NOISE_WINDOW:], 25))
+        return diff < max(STILL_DIFF, NOISE_FACTOR * floor)
+
     def step(self, frame: Frame) -> list[Recognised]:
         """Process one frame; return the moves it completed (usually none)."""
         self.frames += 1
         warped = warp_board(frame, self.corners)
-        grey = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float64)
-        if self._previous is not None and float(np.abs(grey - self._previous).mean()) < STILL_DIFF:
+        grey = cv2.GaussianBlur(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+        grey = grey.astype(np.float64)
+        moved = float(np.abs(grey - self._previous).mean()) if self._previous is not None else 0.0
+        if self._previous is not None and self._is_still(moved):
             self._still += 1
         else:
             self._still = 0
