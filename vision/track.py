@@ -26,8 +26,9 @@ from vision.geometry import SQUARE, Corners, grid_to_index, warp_board
 from vision.sources import Frame
 
 STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames (0-255)
-NOISE_FACTOR = 2.0    # ... or this many times the noise floor, whichever is larger
-NOISE_WINDOW = 200    # frames over which the noise floor is measured
+NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is larger
+NOISE_WINDOW = 200    # frames over which the noise floor (10th percentile) is measured
+NOISE_MIN_FRAMES = 20  # frames needed before the noise floor is trusted
 STILL_FRAMES = 4      # frames in a row below STILL_DIFF before the board counts as settled
 CHANGE_FLOOR = 12.0   # a square "changed" above max(CHANGE_FLOOR, CHANGE_SHARE * largest change)
 CHANGE_SHARE = 0.3
@@ -174,9 +175,10 @@ class Tracker:
 
     def _is_still(self, diff: float) -> bool:
         """Below the motion threshold: STILL_DIFF, raised for noisy cameras to NOISE_FACTOR
-        times the camera's noise floor (a low percentile of the differences seen so far)."""
+        times the camera's noise floor (the 10th percentile of recent differences)."""
         self._diffs.append(diff)
-        floor = float(np.percentile(self._diffs[-NOISE_WINDOW:], 25))
+        recent = self._diffs[-NOISE_WINDOW:]
+        floor = float(np.percentile(recent, 10)) if len(recent) >= NOISE_MIN_FRAMES else 0.0
         return diff < max(STILL_DIFF, NOISE_FACTOR * floor)
 
     def step(self, frame: Frame) -> list[Recognised]:
