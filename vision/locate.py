@@ -79,11 +79,11 @@ def _refine(grey: Any, h: Matrix) -> Matrix:
             cv2.cornerSubPix(grey, pts, (win, win), (-1, -1), crit)
         except cv2.error:
             return h
-        pts = pts.reshape(-1, 2)
-        keep = np.linalg.norm(pts - guess, axis=1) < step / 6
+        found = pts.reshape(-1, 2)
+        keep = np.linalg.norm(found - guess, axis=1) < step / 6
         if keep.sum() < 12:
             return h
-        h2, _ = cv2.findHomography(ideal[keep], pts[keep], cv2.RANSAC, step / 10)
+        h2, _ = cv2.findHomography(ideal[keep], found[keep], cv2.RANSAC, step / 10)
         if h2 is None:
             return h
         h = np.asarray(h2, dtype=np.float64)
@@ -135,7 +135,7 @@ def _from_squares(grey: Any) -> Matrix | None:
     # Seed: the square nearest the centre of the others; its corners define one lattice cell.
     seed = quads[int(np.argmin(np.linalg.norm(centres - centres.mean(axis=0), axis=1)))]
     seed = seed[np.argsort(np.arctan2(*(seed - seed.mean(axis=0)).T[::-1]))]
-    h = _fit(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), seed)
+    h = _fit(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32), seed)
     if h is None:
         return None
     for _ in range(3):
