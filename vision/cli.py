@@ -61,8 +61,11 @@ def eval_main(argv: list[str]) -> int:
     print(f"occupancy error: {s.occupancy_error_pct:.2f} % of squares")
     print(f"colour error: {s.colour_error_pct:.2f} % of squares")
     print(f"boards with no mistake: {s.perfect_boards_pct:.2f} %")
-    corner = "n/a" if s.corner_error_px is None else f"{s.corner_error_px:.2f}"
-    print(f"corner error: {corner} px")
+    if s.corner_error_px is None or s.corner_error_median_px is None:
+        print("corner error: n/a (no board found)")
+    else:
+        print(f"corner error: {s.corner_error_px:.2f} px mean, "
+              f"{s.corner_error_median_px:.2f} px median")
     print(f"boards found: {s.boards_found_pct:.2f} %")
     print(f"ms per photo: {s.ms_per_photo:.1f}")
     return 0

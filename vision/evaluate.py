@@ -27,6 +27,7 @@ class EvalSummary:
     colour_error_pct: float
     perfect_boards_pct: float
     corner_error_px: float | None
+    corner_error_median_px: float | None
     boards_found_pct: float
     ms_per_photo: float
 
@@ -96,6 +97,8 @@ def evaluate(photos: Sequence[LabelledPhoto], locate: Locator | None = None) -> 
         colour_error_pct=round(100.0 * col_err / (64 * n), 2),
         perfect_boards_pct=round(100.0 * perfect / n, 2),
         corner_error_px=(round(float(np.mean(corner_errs)), 2) if corner_errs else None)
+        if locate is not None else 0.0,
+        corner_error_median_px=(round(float(np.median(corner_errs)), 2) if corner_errs else None)
         if locate is not None else 0.0,
         boards_found_pct=round(100.0 * found_n / n, 2),
         ms_per_photo=round(1000.0 * elapsed / n, 2),
