@@ -22,6 +22,7 @@ import numpy as np
 from referee.actions import Action
 from referee.game import Game
 from referee.state import State
+from vision.classify import classify_board
 from vision.geometry import SQUARE, Corners, grid_to_index, warp_board
 from vision.sources import Frame
 
@@ -36,6 +37,8 @@ MAX_CHANGED = 10      # more changed squares than this: a hand is still on the b
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
 UNEXPLAINED_SHARE = 1.0  # an unexplained square changing more than the weakest move square vetoes
 PAIR_PENALTY = 1.0      # a missed-settle pair of plies pays this many thresholds
+START_CALM = 3.0         # looser motion limit for the start frame (hands are often about)
+START_PATIENCE = 3       # settled checks to wait for a start-like frame before taking any
 RECHECK = 4              # a still period is looked at every RECHECK frames after STILL_FRAMES
 ROI_MARGIN = 0.22     # share of a square left out on each side when measuring change
 
@@ -73,6 +76,18 @@ def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]
     return out
 
 
+def _looks_like(warped: Any, state: State) -> bool:
+    """True when the classifier's occupancy scores agree with ``state``'s occupancy: every
+    occupied square scores above the 75th percentile of the empty squares' scores."""
+    score = classify_board(warped).occupancy
+    occ = occupancy_of(state)
+    full = np.array([score[7 - i // 8, i % 8] for i in range(64) if occ[i]])
+    empty = np.array([score[7 - i // 8, i % 8] for i in range(64) if not occ[i]])
+    if full.size == 0 or empty.size == 0:
+        return True
+    return float(full.min()) > float(np.percentile(empty, 75))
+
+
 def _copy_square(dst: Any, src: Any, index: int) -> None:
     """Copy square ``index`` (a1 = 0) of warped board ``src`` into ``dst``."""
     r, c = 7 - index // 8, index % 8
@@ -99,6 +114,8 @@ class Tracker:
         self._previous: Any = None
         self._still = 0
         self._diffs: list[float] = []
+        self._start_checks = 0
+        self._calm = False  # the last frame moved less than START_CALM motion thresholds
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
         game = self.game
@@ -176,10 +193,24 @@ class Tracker:
     def _is_still(self, diff: float) -> bool:
         """Below the motion threshold: STILL_DIFF, raised for noisy cameras to NOISE_FACTOR
         times the camera's noise floor (the 10th percentile of recent differences)."""
+        if diff >= 1e9:  # the first frame: nothing to compare with
+            return False
         self._diffs.append(diff)
         recent = self._diffs[-NOISE_WINDOW:]
         floor = float(np.percentile(recent, 10)) if len(recent) >= NOISE_MIN_FRAMES else 0.0
+        self._calm = diff < START_CALM * max(STILL_DIFF, NOISE_FACTOR * floor)
         return diff < max(STILL_DIFF, NOISE_FACTOR * floor)
+
+    def _take_start(self, warped: Any) -> None:
+        """Take the start position's picture: the first calm frame (moved less than
+        START_CALM motion thresholds since the previous one) that looks like the variant's
+        start (every square the start occupies scores above most of the squares it leaves
+        empty), or failing that after START_PATIENCE settled checks, the first settled frame."""
+        if self._still >= STILL_FRAMES and (self._still - STILL_FRAMES) % RECHECK == 0:
+            self._start_checks += 1
+        if self._start_checks > START_PATIENCE or (self._calm and
+                                                   _looks_like(warped, self.game.state)):
+            self._reference = warped
 
     def step(self, frame: Frame) -> list[Recognised]:
         """Process one frame; return the moves it completed (usually none)."""
@@ -187,15 +218,14 @@ class Tracker:
         warped = warp_board(frame, self.corners)
         grey = cv2.GaussianBlur(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY), (5, 5), 0)
         grey = grey.astype(np.float64)
-        moved = float(np.abs(grey - self._previous).mean()) if self._previous is not None else 0.0
-        if self._previous is not None and self._is_still(moved):
+        moved = float(np.abs(grey - self._previous).mean()) if self._previous is not None else 1e9
+        if self._is_still(moved):
             self._still += 1
         else:
             self._still = 0
         self._previous = grey
         if self._reference is None:
-            if self._still >= STILL_FRAMES:
-                self._reference = warped  # the first settled frame shows the start position
+            self._take_start(warped)
             return []
         if self._still < STILL_FRAMES or (self._still - STILL_FRAMES) % RECHECK:
             return []
