@@ -33,3 +33,7 @@ class LabelsError(VisionError, ValueError):
 
 class BoardNotFoundError(VisionError, LookupError):
     """Automatic board localisation found no board in the image."""
+
+
+class UnsupportedVariantError(VisionError, ValueError):
+    """The variant cannot be followed by the camera (no 8x8 board)."""

@@ -12,7 +12,7 @@ arm resting on the board) or where nothing matches is ignored. The start positio
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ from referee.actions import Action
 from referee.game import Game
 from referee.state import State
 from vision.classify import classify_board
+from vision.errors import UnsupportedVariantError
 from vision.geometry import SQUARE, Corners, grid_to_index, warp_board
 from vision.sources import Frame
 
@@ -52,9 +53,30 @@ class Recognised:
     score: float
 
 
-def occupancy_of(state: State) -> tuple[int, ...]:
-    """Per square (a1 = 0) the colour on it: 0 empty, 1 white, 2 black."""
-    return tuple((p >> 4) if p else 0 for p in state.board[:64])
+STANDARD_INDEX = tuple(range(64))
+
+
+def occupancy_of(state: State, index: Sequence[int] = STANDARD_INDEX) -> tuple[int, ...]:
+    """Per visible square (a1 = 0) the colour on it: 0 empty, 1 white, 2 black.
+
+    ``index[i]`` is the variant's own index of the 8x8 square ``i`` (see :func:`board_index`).
+    """
+    board = state.board
+    return tuple((board[j] >> 4) if board[j] else 0 for j in index)
+
+
+def board_index(variant: Any) -> tuple[int, ...]:
+    """The variant's square index for each square a1..h8 of the 8x8 board the camera sees.
+
+    Raises:
+        UnsupportedVariantError: the variant has no such 8x8 board.
+    """
+    layout = variant.layout
+    names = [f"{'abcdefgh'[i % 8]}{i // 8 + 1}" for i in range(64)]
+    if not all(layout.has_square(n) for n in names):
+        raise UnsupportedVariantError(
+            f"variant {variant.name!r} has no 8x8 board for the camera to follow")
+    return tuple(int(layout.square(n)) for n in names)
 
 
 def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -76,11 +98,10 @@ def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]
     return out
 
 
-def _looks_like(warped: Any, state: State) -> bool:
-    """True when the classifier's occupancy scores agree with ``state``'s occupancy: every
-    occupied square scores above the 75th percentile of the empty squares' scores."""
+def _looks_like(warped: Any, occ: Sequence[int]) -> bool:
+    """True when the classifier's occupancy scores agree with occupancy ``occ`` (a1 = 0):
+    every occupied square scores above the 75th percentile of the empty squares' scores."""
     score = classify_board(warped).occupancy
-    occ = occupancy_of(state)
     full = np.array([score[7 - i // 8, i % 8] for i in range(64) if occ[i]])
     empty = np.array([score[7 - i // 8, i % 8] for i in range(64) if not occ[i]])
     if full.size == 0 or empty.size == 0:
@@ -99,12 +120,16 @@ class Tracker:
     """Follows one game of ``variant`` seen through a fixed camera with board ``corners``.
 
     Opens nothing: feed it frames with :meth:`run`.
-    Raises (constructor): the referee's UnknownVariantError / VariantNotImplementedError.
+    Raises (constructor): the referee's UnknownVariantError / VariantNotImplementedError;
+    UnsupportedVariantError when the variant has no 8x8 board. Squares off the 8x8 board (a
+    ghost ring, a second board) are invisible: moves there are decoded from the 8x8 changes only.
     """
 
     def __init__(self, corners: Corners, variant: str = "standard") -> None:
         self.corners = corners
         self.game = Game(variant)
+        self._index = board_index(self.game.variant)
+        self._cached: tuple[int, list[tuple[list[Action], frozenset[int]]]] | None = None
         self.frames = 0
         self.settled = 0
         self.ignored = 0
@@ -118,15 +143,23 @@ class Tracker:
         self._calm = False  # the last frame moved less than START_CALM motion thresholds
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
+        """Every legal move and move + reply, with the squares (a1 = 0) whose content changes;
+        computed once per position."""
+        ply = len(self.game.played)
+        if self._cached is None or self._cached[0] != ply:
+            self._cached = (ply, self._enumerate())
+        return self._cached[1]
+
+    def _enumerate(self) -> list[tuple[list[Action], frozenset[int]]]:
         game = self.game
-        start = occupancy_of(game.state)
+        start = occupancy_of(game.state, self._index)
         out = []
         for a in game.legal():
             after = game.variant.apply(game.state, a)
-            occ = occupancy_of(after)
+            occ = occupancy_of(after, self._index)
             out.append(([a], frozenset(i for i in range(64) if occ[i] != start[i])))
             for b in game.variant.legal_actions(after):
-                occ2 = occupancy_of(game.variant.apply(after, b))
+                occ2 = occupancy_of(game.variant.apply(after, b), self._index)
                 out.append(([a, b], frozenset(i for i in range(64) if occ2[i] != start[i])))
         return out
 
@@ -208,8 +241,8 @@ class Tracker:
         empty), or failing that after START_PATIENCE settled checks, the first settled frame."""
         if self._still >= STILL_FRAMES and (self._still - STILL_FRAMES) % RECHECK == 0:
             self._start_checks += 1
-        if self._start_checks > START_PATIENCE or (self._calm and
-                                                   _looks_like(warped, self.game.state)):
+        if self._start_checks > START_PATIENCE or (
+                self._calm and _looks_like(warped, occupancy_of(self.game.state, self._index))):
             self._reference = warped
 
     def step(self, frame: Frame) -> list[Recognised]:

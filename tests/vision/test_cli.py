@@ -105,3 +105,9 @@ def test_eval_auto_corners_subset(data: Path, capsys: pytest.CaptureFixture[str]
     assert out["corners"] == "auto" and out["photos"] == 3
     assert 0.0 <= out["boards_found_pct"] <= 100.0
     assert out["corner_error_px"] is None or out["corner_error_px"] >= 0.0
+
+
+def test_track_variant_without_8x8_board(capsys: pytest.CaptureFixture[str],
+                                         tmp_path: Path) -> None:
+    _one_line_error(capsys, track_main([str(tmp_path), "--corners", SCHOLAR_CORNERS,
+                                        "--variant", "afterlife"]))
