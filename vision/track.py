@@ -40,6 +40,7 @@ UNEXPLAINED_SHARE = 1.0  # an unexplained square changing more than the weakest 
 PAIR_PENALTY = 1.0      # a missed-settle pair of plies pays this many thresholds
 START_CALM = 3.0         # looser motion limit for the start frame (hands are often about)
 START_PATIENCE = 3       # settled checks to wait for a start-like frame before taking any
+PROMOTION_ORDER = ("", "q", "r", "b", "n")  # preferred when the squares cannot tell
 RECHECK = 4              # a still period is looked at every RECHECK frames after STILL_FRAMES
 ROI_MARGIN = 0.22     # share of a square left out on each side when measuring change
 
@@ -109,6 +110,11 @@ def _looks_like(warped: Any, occ: Sequence[int]) -> bool:
     return float(full.min()) > float(np.percentile(empty, 75))
 
 
+def _promo_rank(action: Action) -> int:
+    promo = (action.promo or "").lower()
+    return PROMOTION_ORDER.index(promo) if promo in PROMOTION_ORDER else len(PROMOTION_ORDER)
+
+
 def _copy_square(dst: Any, src: Any, index: int) -> None:
     """Copy square ``index`` (a1 = 0) of warped board ``src`` into ``dst``."""
     r, c = 7 - index // 8, index % 8
@@ -161,7 +167,17 @@ class Tracker:
             for b in game.variant.legal_actions(after):
                 occ2 = occupancy_of(game.variant.apply(after, b), self._index)
                 out.append(([a, b], frozenset(i for i in range(64) if occ2[i] != start[i])))
-        return out
+        # Candidates the camera cannot tell apart (promotion pieces, identity-only actions)
+        # collapse to one: single moves first, then the promotion order of PROMOTION_ORDER.
+        out.sort(key=lambda c: (len(c[0]), [_promo_rank(x) for x in c[0]]))
+        seen: set[tuple[int, frozenset[int]]] = set()
+        unique = []
+        for actions, squares in out:
+            key = (len(actions), squares)
+            if key not in seen:
+                seen.add(key)
+                unique.append((actions, squares))
+        return unique
 
     def _decode(self, change: np.ndarray[Any, Any],
                 share: float) -> tuple[list[Action], float, frozenset[int]] | None:

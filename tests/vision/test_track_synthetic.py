@@ -51,3 +51,15 @@ def test_track_rendered_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     lines = capsys.readouterr().out.splitlines()
     assert lines[:-1] == ["d2d4", "d7d5", "g1f3"]
     assert lines[-1].startswith("# 3 moves")
+
+
+def test_promotion_candidates_collapse_to_queen() -> None:
+    from vision.geometry import parse_corners
+    from vision.track import Tracker
+
+    tracker = Tracker(parse_corners("[[0,0],[400,0],[400,400],[0,400]]"))
+    for move in "e2e4 d7d5 e4d5 c7c6 d5c6 d8d7 c6b7 e8d8".split():
+        tracker.game.play(move)
+    texts = [tracker.game.variant.format_action(acts[0])
+             for acts, _ in tracker._candidates() if len(acts) == 1]
+    assert "b7a8q" in texts and "b7a8n" not in texts and "b7c8q" in texts
