@@ -53,6 +53,8 @@ def eval_main(argv: list[str]) -> int:
         return _fail(prog, str(e))
     except VisionError as e:
         return _fail(prog, str(e))
+    except OSError as e:  # permissions, I/O errors: still bad input, not a crash
+        return _fail(prog, f"{e.strerror or e}: {e.filename or ''}".rstrip(": "))
     if args.json:
         print(json.dumps(summary.as_dict()))
         return 0
@@ -103,5 +105,7 @@ def track_main(argv: list[str]) -> int:
         return _fail(prog, str(e))
     except VisionError as e:
         return _fail(prog, str(e))
+    except OSError as e:
+        return _fail(prog, f"{e.strerror or e}: {e.filename or ''}".rstrip(": "))
     print(f"# {tracker.summary()}")
     return 0

@@ -59,7 +59,7 @@ def read_labels(csv_path: str | Path) -> list[LabelledPhoto]:
     if not path.is_file():
         raise SourceNotFoundError(f"no such labels file: {path}")
     try:
-        with path.open(newline="", encoding="utf-8") as fh:
+        with path.open(newline="", encoding="utf-8-sig") as fh:
             rows = list(csv.DictReader(fh))
     except (UnicodeDecodeError, csv.Error) as e:
         raise LabelsError(f"{path}: not a readable CSV ({e})") from e
