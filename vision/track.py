@@ -283,13 +283,10 @@ class Tracker:
         decoded = self._decode(change, UNEXPLAINED_SHARE)
         if decoded is None:
             self._heal(warped)
-            tau = max(CHANGE_FLOOR, CHANGE_SHARE * float(change.max()))
             if float(change.max()) < CHANGE_FLOOR:
                 self._reference = warped  # nothing moved: follow slow lighting drift
-            elif int(np.sum(change > tau)) > MAX_CHANGED:
-                self.ignored += 1
             else:
-                self.ignored += 1
+                self.ignored += 1  # a hand, or a change no legal move explains
             return []
         actions, score, squares = decoded
         self._reference = self._new_reference(warped, change, squares)
