@@ -261,7 +261,7 @@ class MoveInference:
         self._provisional = None
         # Hands may already be making the next move: keep what they did, and do not ask for
         # the squares they are handling.
-        return self._correction_needed(0)
+        return self._correction_needed(move_under_way=True)
 
     # ------------------------------------------------------------------ input
 
@@ -452,7 +452,7 @@ class MoveInference:
         self.state = cand.after
         self._turn = self._turn.since(since) if since is not None else _Turn()
         out: list[Decision] = [Recognised(cand.actions)]
-        out += self._correction_needed(since)
+        out += self._correction_needed(move_under_way=since is not None)
         self._in_problem = False
         return out
 
@@ -465,17 +465,18 @@ class MoveInference:
         return Candidate((action,), after, expect, expect, frozenset(), frozenset({to}),
                          frozenset({frm, to}), ((to, letter),), ((to, frm),))
 
-    def _correction_needed(self, mark: int | None = None) -> list[Decision]:
-        """What the players must still change on the board; squares handled after the
-        ``mark``-th change belong to a move already under way and are left out."""
+    def _correction_needed(self, move_under_way: bool = False) -> list[Decision]:
+        """What the players must still change on the board. With ``move_under_way`` the squares
+        handled in the current turn belong to the next move, already begun, and are left out."""
         expected = self.expected_occupancy(self.state)
         self._outstanding = self.observed ^ expected
-        if mark is not None:
+        if move_under_way:
             self._outstanding -= self._turn.touched_since(0)
-        if not self._outstanding and not self._wrong_pieces():
+        wrong = self._wrong_pieces()
+        if not self._outstanding and not wrong:
             return []
-        return [Correction(tuple(sorted(self.observed - expected)),
-                           tuple(sorted(expected - self.observed)), self._wrong_pieces())]
+        return [Correction(tuple(sorted(self._outstanding - expected)),
+                           tuple(sorted(self._outstanding & expected)), wrong)]
 
     def _wrong_pieces(self) -> tuple[int, ...]:
         """Squares where an identity sensor sees a different piece than the game has."""
