@@ -49,3 +49,15 @@ def assert_record_round_trip(game: Game) -> None:
     assert loaded.action_texts() == game.action_texts()
     assert loaded.variant.position(loaded.state) == game.variant.position(game.state)
     assert loaded.outcome == game.outcome
+
+
+def play_many(variant: Variant, games: int, check_state: Callable[[Game], None],
+              max_plies: int = 300) -> dict[str, int]:
+    """Play ``games`` seeded random games with ``check_state`` after every action and a record
+    round trip at the end; returns how many games ended for each reason."""
+    endings: dict[str, int] = {}
+    for seed in range(games):
+        game = random_game(variant, seed, max_plies=max_plies, on_state=check_state)
+        assert_record_round_trip(game)
+        endings[game.outcome.reason] = endings.get(game.outcome.reason, 0) + 1
+    return endings

@@ -14,7 +14,7 @@ import pytest
 
 from referee.game import Game
 from referee.variants import make_variant
-from tests.playout import assert_position_round_trip, assert_record_round_trip, random_game
+from tests.playout import assert_position_round_trip, play_many, random_game
 from tests.variants.test_masquerade_leaks import check_leaks
 
 GAMES = int(os.environ.get("GRAVEKEEPER_PLAYOUTS", "1000"))
@@ -26,13 +26,7 @@ def check_state(game: Game) -> None:
 
 
 def play(options: dict[str, Any], games: int) -> dict[str, int]:
-    variant = make_variant("masquerade", options)
-    endings: dict[str, int] = {}
-    for seed in range(games):
-        game = random_game(variant, seed, max_plies=300, on_state=check_state)
-        assert_record_round_trip(game)
-        endings[game.outcome.reason] = endings.get(game.outcome.reason, 0) + 1
-    return endings
+    return play_many(make_variant("masquerade", options), games, check_state)
 
 
 @pytest.mark.slow
