@@ -29,6 +29,7 @@ from referee.inference import (
     PromotionPending,
     Recognised,
 )
+from referee.journal import Journal
 from referee.pieces import BLACK, COLOUR_NAMES, WHITE
 from referee.state import State
 
@@ -102,15 +103,18 @@ class Referee:
             players' phones through :meth:`private_action`.
         clock: a chess clock to drive (pressed when the turn passes, paused while the board is
             wrong or the sensor link is down); a fallen flag ends the game at the next tick.
+        journal: where every applied action is written at once, so that a crash loses nothing
+            (``referee.journal``).
         settle_ms, provisional_ms, confirm_with_clock: see :class:`MoveInference`.
     """
 
     def __init__(self, game: Game, subscribers: Sequence[Subscriber] = (), *,
                  private: Iterable[str] = (), settle_ms: int = 150,
                  provisional_ms: int = 1500, confirm_with_clock: bool = False,
-                 clock: GameClock | None = None) -> None:
+                 clock: GameClock | None = None, journal: Journal | None = None) -> None:
         self.game = game
         self.clock = clock
+        self.journal = journal
         self.subscribers = list(subscribers)
         self.private = list(private)
         self.stats = RefereeStats()
@@ -139,6 +143,7 @@ class Referee:
         if flag is not None and self.game.outcome.result == "*":
             result = "0-1" if flag.colour == WHITE else "1-0"
             played = self.game.adjudicate(result, f"{COLOUR_NAMES[flag.colour]}'s flag fell")
+            self._record(played)
             self.clock.stop()  # type: ignore[union-attr]
             self._emit(Update("ended", f"{played.text} - {result}", self.game.state,
                               played=played, events=played.events))
@@ -158,6 +163,7 @@ class Referee:
             self._emit(Update("note", f"a private choice was refused: {reason}",
                               self.game.state))
             return None
+        self._record(played)
         self._drive_clock(played)
         self.stats.actions += 1
         self._emit(Update("action", self._public(played), self.game.state, played=played,
@@ -264,6 +270,7 @@ class Referee:
             self._after_play(played)
 
     def _after_play(self, played: Played) -> None:
+        self._record(played)
         self._drive_clock(played)
         self.stats.actions += 1
         self.inference.set_state(self.game.state)
@@ -288,6 +295,10 @@ class Referee:
         kinds = "/".join(sorted({a.kind for a in legal}))
         self._emit(Update("prompt", f"waiting for {who}'s private choice ({kinds})",
                           self.game.state))
+
+    def _record(self, played: Played) -> None:
+        if self.journal is not None:
+            self.journal.write(played)
 
     def _drive_clock(self, played: Played) -> None:
         """A recognised action means the board is right again; a passed turn presses."""

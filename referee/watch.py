@@ -18,6 +18,7 @@ from firmware_bridge.errors import BridgeError, SensorTimeout
 from firmware_bridge.rig import load_rig
 from referee.errors import RefereeError
 from referee.game import Game
+from referee.journal import open_journal
 from referee.orchestrator import Referee, Update
 
 
@@ -48,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="off-board choices to use in order (e.g. 'bury=b2 bury=e8')")
     parser.add_argument("--realtime", action="store_true",
                         help="replay files at their own pace instead of as fast as possible")
+    parser.add_argument("--journal", help="write every action here at once; if the file "
+                        "already holds this game, resume it (after a crash or power cut)")
     return parser
 
 
@@ -56,15 +59,20 @@ def watch_main(argv: list[str]) -> int:
     from referee.cli import _options
 
     args = build_parser().parse_args(argv)
+    journal = None
     try:
         game = Game(args.variant, _options(args.options), seed=args.seed)
         rig = load_rig(args.rig) if args.rig else None
+        if args.journal:
+            journal, game = open_journal(args.journal, game)
     except (RefereeError, BridgeError, OSError) as err:
         print(f"gravekeeper watch: {err}", file=sys.stderr)
         return 2
     out = TextOutput(sys.stdout)
+    if game.played:
+        out.out.write(f"# resumed from {args.journal} after {len(game.played)} actions\n")
     referee = Referee(game, [out], private=args.private.split(), settle_ms=args.settle,
-                      confirm_with_clock=args.clock_confirm)
+                      confirm_with_clock=args.clock_confirm, journal=journal)
     options = {"speed": 1.0 if args.realtime else 0.0} if args.url.startswith("replay:") else {}
     try:
         run(referee, args.url, rig, options)
@@ -74,6 +82,9 @@ def watch_main(argv: list[str]) -> int:
         return 2
     except KeyboardInterrupt:
         pass
+    finally:
+        if journal is not None:
+            journal.close()
     summary(referee, sys.stdout)
     return 0
 
