@@ -70,45 +70,6 @@ class ZombieText(ChessLike):
     def piece_letter(self, piece: int) -> str:
         return _LETTERS[piece]
 
-    def fen(self, state: State) -> str:
-        """The FEN of the board (as :meth:`ChessLike.fen`, table-driven: it runs every ply)."""
-        board = state.board
-        rows = []
-        for y in range(56, -1, -8):
-            row, empty = "", 0
-            for p in board[y:y + 8]:
-                if p:
-                    if empty:
-                        row += str(empty)
-                        empty = 0
-                    row += _LETTERS[p]
-                else:
-                    empty += 1
-            rows.append(row + str(empty) if empty else row)
-        castling = "".join(c for i, c in enumerate(_CASTLE_LETTERS) if state.castling >> i & 1)
-        ep = self.layout.name(state.ep) if state.ep >= 0 else "-"
-        side = "w" if state.turn == WHITE else "b"
-        return f"{'/'.join(rows)} {side} {castling or '-'} {ep} {state.halfmove} {state.fullmove}"
-
-    def _place_rows(self, st: State, placement: str) -> None:
-        """The FEN board field onto ``st`` (raises RecordError naming the bad rank)."""
-        rows = placement.split("/")
-        if len(rows) != 8:
-            raise RecordError(f"board field needs 8 ranks, has {len(rows)}")
-        for i, row in enumerate(rows):
-            base, x = (7 - i) * 8, 0
-            for ch in row:
-                if ch.isdigit():
-                    x += int(ch)
-                    continue
-                kind = CHESS_KIND_BY_LETTER.get(ch.upper())
-                if kind is None or x > 7:
-                    raise RecordError(f"bad rank {row!r} in board field")
-                st.place(base + x, code(kind, WHITE if ch.isupper() else BLACK))
-                x += 1
-            if x != 8:
-                raise RecordError(f"rank {row!r} does not have 8 squares")
-
     def position(self, state: State, private: bool = True) -> str:
         """The position text; ``private=False`` hides both burial maps (spectators)."""
         return self.position_for(cast(ZombieState, state), None if not private else 0)
