@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.actions import Action
-from referee.errors import IllegalActionError, RefereeError
+from referee.errors import IllegalActionError
 from referee.events import GameEnded, GameEvent
 from referee.state import State
 from referee.variant import Outcome, Variant
@@ -81,13 +81,6 @@ class Game:
         self.state = new
         self.played.append(played)
         return played
-
-    def try_play(self, action: Action | str) -> Played | None:
-        """Like :meth:`play` but returns None instead of raising for illegal or bad input."""
-        try:
-            return self.play(action)
-        except RefereeError:
-            return None
 
     def adjudicate(self, result: str, reason: str) -> Played:
         """End the game from outside the board (a fallen flag, an arbiter's decision).

@@ -142,10 +142,6 @@ class State:
         out.reverse()
         return out
 
-    def actions(self) -> list[Action]:
-        """The actions that led from the first state to this one."""
-        return [s.action for s in self.history()[1:] if s.action is not None]
-
 
 def repetition_count(state: State, key_of: Any) -> int:
     """How many times the position of ``state`` has occurred since the last irreversible action.

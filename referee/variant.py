@@ -19,7 +19,7 @@ from referee.actions import Action
 from referee.errors import IllegalActionError, NotationError, OptionError
 from referee.events import GameEnded, GameEvent
 from referee.geometry import Layout
-from referee.pieces import BLACK, COLOUR_NAMES, WHITE, chess_letter
+from referee.pieces import COLOUR_NAMES, WHITE, chess_letter
 from referee.state import State, repetition_count
 
 OptionValue = Any
@@ -351,7 +351,3 @@ class Variant(ABC):
         """The canonical NOTATION.md text of ``action``."""
         from referee.notation import format_action
         return format_action(action, self.layout)
-
-    def sides(self) -> tuple[int, int]:
-        """The two players, White first."""
-        return (WHITE, BLACK)
