@@ -15,32 +15,15 @@ import statistics
 import sys
 import time
 
-from firmware_bridge.events import Button, Die, Lift, Place, SensorEvent
 from referee.errors import VariantNotImplementedError
 from referee.game import Game
 from referee.orchestrator import Referee
-from referee.physical import Step, physical_steps
+from referee.physical import physical_steps, sensor_events
 from referee.variants import VARIANTS
 
 TARGET_P99_MS = 10.0
 OFF_BOARD = ("bury", "assign", "promote")
 CHOICES = ("home", "spawn", "drop")
-
-
-def events_of(game: Game, steps: list[Step], t: int) -> tuple[list[SensorEvent], int]:
-    name = game.variant.layout.name
-    out: list[SensorEvent] = []
-    for step in steps:
-        t += step.gap_ms
-        if step.kind == "lift":
-            out.append(Lift(t, name(step.square)))
-        elif step.kind == "place":
-            out.append(Place(t, name(step.square)))
-        elif step.kind == "die":
-            out.append(Die(t, int(step.value)))
-        else:
-            out.append(Button(t, step.value))
-    return out, t
 
 
 def timed_game(name: str, seed: int, turns: int = 80) -> list[float]:
@@ -65,8 +48,9 @@ def timed_game(name: str, seed: int, turns: int = 80) -> list[float]:
                and truth.legal() and truth.legal()[0].kind in CHOICES):
             turn.append(rng.choice(truth.legal()))
             truth.play(turn[-1])
-        events, t = events_of(truth, physical_steps(truth.variant, before, turn, rng),
-                              t + rng.randint(400, 1200))
+        events, t = sensor_events(truth.variant,
+                                  physical_steps(truth.variant, before, turn, rng),
+                                  t + rng.randint(400, 1200))
         for event in events:
             count = len(referee.game.played)
             start = time.perf_counter()

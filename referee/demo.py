@@ -187,7 +187,8 @@ def run_demo(variant: str, options: dict[str, Any], seed: int, turns: int, out: 
                 perform(sensor.simulator, game, steps, sensor, referee, start)  # type: ignore[attr-defined]
                 drain(sensor, referee, start)
                 _private_choices(player, referee)
-                time.sleep(pace) if pace else None
+                if pace:
+                    time.sleep(pace)  # only so that a person can follow the demo
         finally:
             outputs.close()
     return game

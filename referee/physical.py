@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from firmware_bridge.events import Button, Die, Lift, Place, SensorEvent
 from referee import actions as A
 from referee.actions import Action
 from referee.state import State
@@ -33,6 +34,26 @@ class Step:
     letter: str = ""
     value: str = ""
     gap_ms: int = 60
+
+
+def sensor_events(variant: Variant, steps: Sequence[Step],
+                  start_ms: int) -> tuple[list[SensorEvent], int]:
+    """The sensor events ``steps`` cause, timed from ``start_ms``; returns them and the time of
+    the last one (milliseconds)."""
+    name = variant.layout.name
+    out: list[SensorEvent] = []
+    t = start_ms
+    for step in steps:
+        t += step.gap_ms
+        if step.kind == "lift":
+            out.append(Lift(t, name(step.square)))
+        elif step.kind == "place":
+            out.append(Place(t, name(step.square), None))
+        elif step.kind == "die":
+            out.append(Die(t, int(step.value)))
+        else:
+            out.append(Button(t, step.value))
+    return out, t
 
 
 def changed_squares(before: State, after: State) -> tuple[list[int], list[int]]:

@@ -4,29 +4,10 @@ from __future__ import annotations
 
 import random
 
-from firmware_bridge.events import Button, Die, Lift, Place, SensorEvent
 from referee.game import Game
 from referee.orchestrator import Referee, Update
-from referee.physical import Step, changed_squares, physical_steps
+from referee.physical import Step, changed_squares, physical_steps, sensor_events
 from referee.state import State
-
-
-def steps_to_events(game: Game, steps: list[Step], start_ms: int) -> tuple[list[SensorEvent], int]:
-    """Sensor events (with times) for ``steps`` starting at ``start_ms``."""
-    name = game.variant.layout.name
-    out: list[SensorEvent] = []
-    t = start_ms
-    for step in steps:
-        t += step.gap_ms
-        if step.kind == "lift":
-            out.append(Lift(t, name(step.square)))
-        elif step.kind == "place":
-            out.append(Place(t, name(step.square), None))
-        elif step.kind == "die":
-            out.append(Die(t, int(step.value)))
-        else:
-            out.append(Button(t, step.value))
-    return out, t
 
 
 class Recorder:
@@ -71,7 +52,7 @@ def random_physical_game(variant: str, seed: int, max_turns: int = 60, noise: bo
             truth.play(turn[-1])
         chosen += [truth.variant.format_action(a) for a in turn]
         steps = physical_steps(truth.variant, before, turn, rng, noise=noise)
-        events, t = steps_to_events(truth, steps, t + rng.randint(400, 1200))
+        events, t = sensor_events(truth.variant, steps, t + rng.randint(400, 1200))
         for ev in events:
             referee.feed(ev)
     referee.finish()
@@ -92,7 +73,7 @@ def _private_choices(truth: Game, referee: Referee, rng: random.Random, chosen: 
         # what the choice changes on the board (a rotting zombie) the players then carry out
         steps = [Step(s.kind, s.square, s.letter, gap_ms=s.gap_ms)
                  for s in _board_changes(truth, before)]
-        events, t = steps_to_events(truth, steps, t + 500)
+        events, t = sensor_events(truth.variant, steps, t + 500)
         for ev in events:
             referee.feed(ev)
     return t
