@@ -1,8 +1,8 @@
 """Move inference speed: from the event that settles the board to the recognised action.
 
 Random legal games of every implemented variant are played by hand (lifts and places in a
-random order, as ``referee.physical`` makes them) into the referee loop
-(``referee.orchestrator.Referee``). Each event whose handling recognises an action is timed:
+random order, as ``referee.live.physical`` makes them) into the referee loop
+(``referee.live.session.Referee``). Each event whose handling recognises an action is timed:
 that covers building and matching the candidates of the position and applying the action.
 Prints p50 and p99 per variant against the target p99 <= 10 ms.
 Run: .venv/bin/python bench/inference.py [GAMES]
@@ -15,11 +15,11 @@ import statistics
 import sys
 import time
 
-from referee.errors import VariantNotImplementedError
-from referee.game import Game
-from referee.orchestrator import Referee
-from referee.physical import physical_steps, sensor_events
-from referee.variants import VARIANTS
+from referee.live.physical import physical_steps, sensor_events
+from referee.live.session import Referee
+from referee.rules.errors import VariantNotImplementedError
+from referee.rules.game import Game
+from referee.rules.variants import VARIANTS
 
 TARGET_P99_MS = 10.0
 OFF_BOARD = ("bury", "assign", "promote")

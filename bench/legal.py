@@ -11,9 +11,9 @@ import statistics
 import sys
 import time
 
-from referee.errors import VariantNotImplementedError
-from referee.game import Game
-from referee.variants import VARIANTS
+from referee.rules.errors import VariantNotImplementedError
+from referee.rules.game import Game
+from referee.rules.variants import VARIANTS
 
 FLOOR_P99_MS = 2.0
 

@@ -21,8 +21,8 @@ from hardware.clock import ChessClock, TimeControl
 from hardware.display.backends import LumaDisplay, open_display
 from hardware.leds.backends import BoardLeds, LedBackend, MockLeds
 from hardware.leds.player import LedPlayer
-from hardware.present import Presenter
-from referee.events import (
+from referee.app.present import Presenter
+from referee.rules.events import (
     Announcement,
     Captured,
     GameEnded,
@@ -33,7 +33,7 @@ from referee.events import (
     Prompt,
     Removed,
 )
-from referee.pieces import BLACK, WHITE
+from referee.rules.pieces import BLACK, WHITE
 
 try:  # the sensor board's simulator, when the bridge is installed
     from firmware_bridge import builtin_rig, open_sensor

@@ -10,8 +10,8 @@ import time
 
 import chess
 
-from referee.perft import perft
-from referee.variants import make_variant
+from referee.rules.perft import perft
+from referee.rules.variants import make_variant
 
 POSITIONS = [
     ("start", chess.STARTING_FEN, 4),

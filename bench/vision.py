@@ -10,11 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+from referee.app.vision_track import Tracker
 from vision.evaluate import evaluate
 from vision.geometry import parse_corners
 from vision.labels import read_labels
 from vision.sources import open_source
-from vision.track import Tracker
 
 SCHOLAR = "[[137,374],[140,5],[506,10],[507,377]]"
 

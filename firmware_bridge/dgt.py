@@ -234,16 +234,18 @@ DGT_OPTIONS: Final = ("open_timeout", "ping_interval", "dead_after", "backoff", 
                       "wait_connected")
 
 
-def build_dgt(parsed: Any, rig: Rig | None, clock: Clock, options: Mapping[str, Any]) -> Any:
-    """Build (not open) the sensor for a ``dgt://`` URL (see the module docstring)."""
+def check_dgt_options(parsed: Any, options: Mapping[str, Any]) -> None:
+    """Refuse a keyword option no ``dgt://`` sensor (board or emulator) takes."""
     for key in options:
         if key not in DGT_OPTIONS:
             raise BadSensorUrl(f"{parsed.url}: unknown option {key!r} for dgt:// "
                                f"(known: {', '.join(DGT_OPTIONS)})")
-    if parsed.target in ("sim", "sim/"):
-        from firmware_bridge.dgt_sim import build_dgt_sim
 
-        return build_dgt_sim(parsed, rig, clock, options)
+
+def build_dgt(parsed: Any, rig: Rig | None, clock: Clock, options: Mapping[str, Any]) -> Any:
+    """Build (not open) the sensor for a real board's ``dgt://`` URL (see the module docstring);
+    ``dgt://sim`` is :mod:`firmware_bridge.dgt_sim`'s, chosen by the factory."""
+    check_dgt_options(parsed, options)
     if not parsed.target:
         raise BadSensorUrl(f"{parsed.url!r}: no device (e.g. dgt:///dev/ttyACM0)")
     if parsed.query:

@@ -224,6 +224,7 @@ class DgtSimSensor(dgt.DgtSensor):
 def build_dgt_sim(parsed: Any, rig: Rig | None, clock: Clock,
                   options: Mapping[str, Any]) -> DgtSimSensor:
     """Build (not open) ``dgt://sim?start=standard|empty``."""
+    dgt.check_dgt_options(parsed, options)
     unknown = set(parsed.query) - {"start"}
     if unknown:
         raise BadSensorUrl(f"{parsed.url!r}: unknown option {sorted(unknown)[0]!r} "

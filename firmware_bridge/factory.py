@@ -37,7 +37,7 @@ SCHEMES: Final[Mapping[str, str]] = {
     "socket": "firmware_bridge.factory:_build_serial",
     "loop": "firmware_bridge.factory:_build_loop",
     "replay": "firmware_bridge.factory:_build_replay",
-    "dgt": "firmware_bridge.dgt:build_dgt",
+    "dgt": "firmware_bridge.factory:_build_dgt",
 }
 
 
@@ -185,3 +185,15 @@ def _float_option(parsed: SensorUrl, key: str, default: float) -> float:
         return float(parsed.query.get(key, default))
     except ValueError:
         raise BadSensorUrl(f"{parsed.url!r}: {key} must be a number") from None
+
+
+def _build_dgt(parsed: SensorUrl, rig: Rig | None, clock: Clock,
+               options: Mapping[str, Any]) -> Sensor:
+    """``dgt://sim`` is our emulator; any other target is a real DGT board."""
+    if parsed.target in ("sim", "sim/"):
+        from firmware_bridge.dgt_sim import build_dgt_sim
+
+        return build_dgt_sim(parsed, rig, clock, options)
+    from firmware_bridge.dgt import build_dgt
+
+    return build_dgt(parsed, rig, clock, options)  # type: ignore[no-any-return]

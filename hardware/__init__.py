@@ -6,7 +6,7 @@
   backends (``ssd1306``, ``sh1106``, ``hd44780``, ``dummy``, ``capture``).
 * :mod:`hardware.buttons` - one debounced stream of presses from GPIO and the sensor board.
 * :mod:`hardware.clock` - the chess clock (increment, simple/Bronstein delay, pauses, flags).
-* :mod:`hardware.present` - game events to a scene and a screen, hidden events dropped.
+* :mod:`referee.app.present` - game events to a scene and a screen, hidden events dropped.
 * :mod:`hardware.config` - validated settings from the rig file.
 
 Importing this package opens no hardware and imports neither gpiozero, luma nor rpi_ws281x.

@@ -17,7 +17,7 @@ silent interval since the sensor was last heard). Paused time is never charged.
 Flag fall: :meth:`ChessClock.poll` returns a :class:`FlagFell` once, when the running side's
 time reaches zero, and stops the clock. :class:`ClockWatcher` polls on a
 :class:`~hardware.timer.Ticker` and hands events to the orchestrator. Whether a flag fall
-loses or draws (the opponent cannot mate) is the referee's call: :meth:`FlagFell.game_ended`.
+loses or draws (the opponent cannot mate) is the referee's call, not the clock's.
 """
 
 from __future__ import annotations
@@ -30,10 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from hardware.display.screen import ClockFace, colour_name
+from hardware.display.screen import ClockFace
+from hardware.sides import BLACK, WHITE
 from hardware.timer import Clock, Ticker, Wait, event_wait, monotonic
-from referee.events import GameEnded
-from referee.pieces import BLACK, WHITE
 
 #: Pause reasons the orchestrator uses (any string works; these are shown on the display).
 LINK_LOST: Final = "Sensor link lost"
@@ -96,18 +95,6 @@ class FlagFell:
 
     colour: int
     t: float
-
-    @property
-    def result(self) -> str:
-        """The result if the opponent can still mate: the flagged side loses."""
-        return "0-1" if self.colour == WHITE else "1-0"
-
-    def game_ended(self, opponent_can_mate: bool = True) -> GameEnded:
-        """The public ``GameEnded`` event: a loss, or a draw when the opponent has no
-        material to mate with (FIDE 6.9)."""
-        name = colour_name(self.colour)
-        result = self.result if opponent_can_mate else "1/2-1/2"
-        return GameEnded(f"{name}'s flag fell - {result}", result=result, reason="time")
 
 
 class ChessClock:

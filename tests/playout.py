@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from referee.game import Game
-from referee.records import GameRecord, record_of, replay
-from referee.variant import Variant
-from referee.variants import make_variant
+from referee.rules.game import Game
+from referee.rules.records import GameRecord, record_of, replay
+from referee.rules.variant import Variant
+from referee.rules.variants import make_variant
 
 
 def random_game(variant: Variant | str, seed: int, max_plies: int = 300,

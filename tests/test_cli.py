@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
+from referee.app.cli import main
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "conformance"
 
@@ -73,9 +73,9 @@ def test_invalid_scenarios_exit_2_naming_file_and_problem(
 def test_unimplemented_variant_fails_with_a_message(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import referee.variants as registry
+    import referee.rules.variants as registry
     monkeypatch.setattr(registry, "VARIANTS", {**registry.VARIANTS,
-                                               "standard": "referee.variants.nothere:Nope"})
+                                               "standard": "referee.rules.variants.nothere:Nope"})
     path = write(tmp_path, "s.json", {"variant": "standard", "steps": ["e2e4"]})
     status, out, _ = run(["check", str(path)], capsys)
     assert status == 1 and "not implemented yet" in out and "0 passed, 1 failed" in out

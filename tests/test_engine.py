@@ -6,13 +6,13 @@ from collections import Counter
 
 import pytest
 
-from referee import rng
-from referee.errors import IllegalActionError, OptionError, UnknownVariantError
-from referee.events import PUBLIC, Announcement, visible_to
-from referee.game import Game
-from referee.geometry import Cell, Geometry, Layout, Region, grid_cells
-from referee.pieces import BLACK, WHITE
-from referee.variants import make_variant
+from referee.rules import rng
+from referee.rules.errors import IllegalActionError, OptionError, UnknownVariantError
+from referee.rules.events import PUBLIC, Announcement, visible_to
+from referee.rules.game import Game
+from referee.rules.geometry import Cell, Geometry, Layout, Region, grid_cells
+from referee.rules.pieces import BLACK, WHITE
+from referee.rules.variants import make_variant
 
 
 def bone() -> tuple[Layout, Geometry]:

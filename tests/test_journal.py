@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
-from referee.errors import RecordError
-from referee.game import Game
-from referee.journal import open_journal, read_journal
+from referee.app.cli import main
+from referee.live.journal import open_journal, read_journal
+from referee.rules.errors import RecordError
+from referee.rules.game import Game
 
 MOVES = "e2e4 d7d5 e4d5 bury=b2 d8d5 bury=b8 b2b3".split()
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee import actions as A
-from referee.errors import NotationError
-from referee.game import Game
-from referee.geometry import Layout, Region, grid_cells, standard_board
-from referee.notation import format_action, parse_assignment
+from referee.rules import actions as A
+from referee.rules.errors import NotationError
+from referee.rules.game import Game
+from referee.rules.geometry import Layout, Region, grid_cells, standard_board
+from referee.rules.notation import format_action, parse_assignment
 
 GAME = Game("standard")
 SQ = GAME.variant.layout.square

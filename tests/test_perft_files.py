@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.game import Game
-from referee.perft import perft
+from referee.rules.game import Game
+from referee.rules.perft import perft
 from tests.perftfile import PerftCase, all_cases
 
 CASES = all_cases()

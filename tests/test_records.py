@@ -7,10 +7,10 @@ import io
 import chess.pgn
 import pytest
 
-from referee.errors import IllegalActionError, RecordError
-from referee.game import Game
-from referee.pgn import to_pgn
-from referee.records import GameRecord, record_of, replay
+from referee.rules.errors import IllegalActionError, RecordError
+from referee.rules.game import Game
+from referee.rules.pgn import to_pgn
+from referee.rules.records import GameRecord, record_of, replay
 
 MOVES = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 f7f6".split()
 

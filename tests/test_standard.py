@@ -8,10 +8,10 @@ import random
 import chess
 import pytest
 
-from referee.actions import Action
-from referee.game import Game
-from referee.perft import perft
-from referee.variants import make_variant
+from referee.rules.actions import Action
+from referee.rules.game import Game
+from referee.rules.perft import perft
+from referee.rules.variants import make_variant
 from tests.playout import assert_position_round_trip, assert_record_round_trip
 
 VARIANT = make_variant("standard")

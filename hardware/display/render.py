@@ -15,7 +15,7 @@ from typing import Final
 from PIL import Image, ImageDraw, ImageFont
 
 from hardware.display.screen import ClockFace, Screen, ScreenKind, format_time
-from referee.pieces import BLACK, WHITE
+from hardware.sides import BLACK, WHITE
 
 CHAR_W: Final = 6
 LINE_H: Final = 11

@@ -5,8 +5,9 @@ title, a few text lines, the options of a prompt and the clock. It knows nothing
 :mod:`hardware.display.render` draws it on a 128x64 OLED or writes it on a character LCD.
 
 The display is shared by both players, so builders take only public text. Callers filter game
-events with ``referee.events.visible_to(event, None)`` first (:mod:`hardware.present` does).
-Colours are ``referee.pieces`` values: WHITE = 1, BLACK = 2.
+events with ``referee.rules.events.visible_to(event, None)`` first
+(:mod:`referee.app.present` does).
+Colours are ``hardware.sides`` values: WHITE = 1, BLACK = 2.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from referee.pieces import BLACK, GRAY, WHITE
+from hardware.sides import BLACK, GRAY, WHITE
 
 _NAMES: Final = {WHITE: "White", BLACK: "Black", GRAY: "Gray"}
 

@@ -6,7 +6,7 @@ from typing import Final
 
 from hardware.display import screen as S
 from hardware.display.screen import ClockFace, Screen
-from referee.pieces import BLACK, WHITE
+from referee.rules.pieces import BLACK, WHITE
 
 RUNNING: Final = ClockFace(299.4, 300.0, running=WHITE)
 LOW: Final = ClockFace(12.34, 185.0, running=WHITE)

@@ -123,7 +123,7 @@ def test_animation_survives_backend_errors(clock: FakeClock, advancing: Advancin
 
 def test_importing_opens_and_imports_no_hardware_library() -> None:
     code = ("import sys, hardware, hardware.leds, hardware.display, hardware.buttons, "
-            "hardware.clock, hardware.present, hardware.capture, hardware.config; "
+            "hardware.clock, referee.app.present, referee.app.capture, hardware.config; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('gpiozero', 'luma', 'rpi_ws281x', 'RPi', 'lgpio')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -6,12 +6,12 @@ from pathlib import Path
 
 from PIL import Image
 
-from hardware.capture import StepCapture
 from hardware.display.screen import ClockFace, ScreenKind
 from hardware.leds.picture import variant_squares
 from hardware.leds.scene import Pattern
-from hardware.present import Presenter
-from referee.events import (
+from referee.app.capture import StepCapture
+from referee.app.present import Presenter
+from referee.rules.events import (
     Announcement,
     CaptureAttempt,
     Captured,
@@ -22,7 +22,7 @@ from referee.events import (
     Prompt,
     Removed,
 )
-from referee.pieces import BLACK, WHITE
+from referee.rules.pieces import BLACK, WHITE
 
 CLOCK = ClockFace(290.0, 300.0, running=BLACK)
 

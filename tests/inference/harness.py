@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from referee.game import Game
-from referee.orchestrator import Referee, Update
-from referee.physical import Step, changed_squares, physical_steps, sensor_events
-from referee.state import State
+from referee.live.physical import Step, changed_squares, physical_steps, sensor_events
+from referee.live.session import Referee, Update
+from referee.rules.game import Game
+from referee.rules.state import State
 
 
 class Recorder:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from firmware_bridge.events import Lift, LinkState, Place
 from hardware.clock import ChessClock, TimeControl
-from referee.game import Game
-from referee.orchestrator import Referee
-from referee.pieces import BLACK, WHITE
-from referee.records import GameRecord, record_of, replay
+from referee.live.session import Referee
+from referee.rules.game import Game
+from referee.rules.pieces import BLACK, WHITE
+from referee.rules.records import GameRecord, record_of, replay
 from tests.inference.harness import Recorder
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.demo import run_demo
+from referee.app.demo import run_demo
 from tests.inference.test_property import READY, implemented
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import main
+from referee.app.cli import main
 
 EVENTS = Path(__file__).resolve().parents[1] / "events"
 FILES = sorted(EVENTS.glob("*/*.events"))

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from referee.errors import VariantNotImplementedError
-from referee.variants import VARIANTS, variant_class
+from referee.rules.errors import VariantNotImplementedError
+from referee.rules.variants import VARIANTS, variant_class
 from tests.inference.harness import random_physical_game
 
 GAMES = int(os.environ.get("GRAVEKEEPER_INFERENCE_GAMES", "12"))

@@ -13,14 +13,14 @@ import time
 
 import pytest
 
-from referee.errors import OptionError, RecordError
-from referee.events import Captured, Placed, Prompt, Removed
-from referee.game import Game
-from referee.perft import perft
-from referee.play import TerminalGame
-from referee.variants import make_variant
-from referee.variants.afterlife import Afterlife
-from referee.variants.afterlife_betza import (
+from referee.app.play import TerminalGame
+from referee.rules.errors import OptionError, RecordError
+from referee.rules.events import Captured, Placed, Prompt, Removed
+from referee.rules.game import Game
+from referee.rules.perft import perft
+from referee.rules.variants import make_variant
+from referee.rules.variants.afterlife import Afterlife
+from referee.rules.variants.afterlife_betza import (
     CAPTURE,
     EN_PASSANT,
     INITIAL,

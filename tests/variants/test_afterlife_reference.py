@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
-from referee.game import Game
-from referee.variants import make_variant
+from referee.rules.game import Game
+from referee.rules.variants import make_variant
 
 FILES = "abcd"
 HOURS_FILES = "abgd"

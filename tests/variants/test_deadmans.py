@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from referee import actions as A
-from referee.errors import IllegalActionError, OptionError, RecordError
-from referee.events import Captured, GameEvent, Marker, Placed, Prompt, Removed
-from referee.game import Game
-from referee.play import TerminalGame
-from referee.variants import make_variant
-from referee.variants.deadmans import START, DeadMans
+from referee.app.play import TerminalGame
+from referee.rules import actions as A
+from referee.rules.errors import IllegalActionError, OptionError, RecordError
+from referee.rules.events import Captured, GameEvent, Marker, Placed, Prompt, Removed
+from referee.rules.game import Game
+from referee.rules.variants import make_variant
+from referee.rules.variants.deadmans import START, DeadMans
 from tests.playout import assert_position_round_trip, assert_record_round_trip, random_game
 
 EMPTY = "8/8/8/8/8/8/8/8"

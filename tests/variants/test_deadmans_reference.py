@@ -3,7 +3,8 @@
 The reference reads RULINGS.md §1 straight: python-chess plays Earth (its legal moves, castling,
 en passant, check), Hell is a plain dict of squares moved over with (file, rank) arithmetic, and
 every resurrection is tried on a copy of the Earth board to see whether the mover's king is
-left attacked. Nothing is shared with ``referee.variants.deadmans`` (no tables, no geometry, no
+left attacked. Nothing is shared with ``referee.rules.variants.deadmans``
+(no tables, no geometry, no
 shortcut for check). The tests play random games in both at once and compare, at every step,
 the legal actions, the result, both boards and the tombstones; and they recount the golden perft
 positions (tests/perft/deadmans*.perft) with the reference.
@@ -18,8 +19,8 @@ from typing import Any
 import chess
 import pytest
 
-from referee.game import Game
-from referee.perft import perft
+from referee.rules.game import Game
+from referee.rules.perft import perft
 from tests.perftfile import PERFT_DIR, PerftCase, read_perft_file
 
 Piece = tuple[bool, int, int]  # (colour, python-chess piece type, identity)

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from referee.errors import IllegalActionError, NotationError, OptionError, RecordError
-from referee.events import PUBLIC, Announcement, Captured, Placed
-from referee.game import Game
-from referee.records import GameRecord, record_of, replay
-from referee.variants import make_variant
-from referee.variants.die import Die, DieState
+from referee.rules.errors import IllegalActionError, NotationError, OptionError, RecordError
+from referee.rules.events import PUBLIC, Announcement, Captured, Placed
+from referee.rules.game import Game
+from referee.rules.records import GameRecord, record_of, replay
+from referee.rules.variants import make_variant
+from referee.rules.variants.die import Die, DieState
 
 
 def game(*actions: str, seed: int = 0, **options: Any) -> Game:

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from referee.events import visible_to
-from referee.game import Game
-from referee.variants import make_variant
+from referee.rules.events import visible_to
+from referee.rules.game import Game
+from referee.rules.variants import make_variant
 from tests.playout import assert_position_round_trip, play_many, random_game
 
 GAMES = int(os.environ.get("GRAVEKEEPER_PLAYOUTS", "1000"))

@@ -1,6 +1,6 @@
 """Die Chess against an independent model written straight from RULINGS.md §3.
 
-The model below shares no code with ``referee/variants/die.py``: it reads the engine's public
+The model below shares no code with ``referee/rules/variants/die.py``: it reads the engine's public
 position text, works on (file, rank) pairs, and generates and applies actions its own way. The
 tests compare legal sets after every action of seeded random games under many option sets, and
 perft counts (which the golden file then pins).
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from referee.game import Game
-from referee.perft import perft
-from referee.variants import make_variant
+from referee.rules.game import Game
+from referee.rules.perft import perft
+from referee.rules.variants import make_variant
 from tests.perftfile import PERFT_DIR, PerftCase, read_perft_file
 
 LIMITS = {"P": 2, "N": 2, "B": 2, "R": 1, "Q": 1, "K": 1}

@@ -9,14 +9,14 @@ import time
 
 import pytest
 
-from referee.errors import IllegalActionError, OptionError, RecordError
-from referee.events import Announcement, Placed, Prompt, Removed
-from referee.game import Game
-from referee.pieces import BLACK, WHITE
-from referee.play import TerminalGame
-from referee.records import GameRecord, record_of, replay
-from referee.variants import make_variant
-from referee.variants.ghost import Ghost, GhostState
+from referee.app.play import TerminalGame
+from referee.rules.errors import IllegalActionError, OptionError, RecordError
+from referee.rules.events import Announcement, Placed, Prompt, Removed
+from referee.rules.game import Game
+from referee.rules.pieces import BLACK, WHITE
+from referee.rules.records import GameRecord, record_of, replay
+from referee.rules.variants import make_variant
+from referee.rules.variants.ghost import Ghost, GhostState
 from tests.playout import assert_position_round_trip, assert_record_round_trip, random_game
 
 QUEEN_GHOST = ["e2e4", "e7e5", "g1f3", "d8h4", "f3h4"]  # Black's queen ghost lands on i4

@@ -2,7 +2,7 @@
 
 The reference uses python-chess for the living pieces and plain (x, y) arithmetic on the 10x10
 grid of RULINGS.md §2.2 for the ghosts, read straight from the rules text: no tables, no
-geometry objects, nothing shared with ``referee.variants.ghost``. The tests play random games
+geometry objects, nothing shared with ``referee.rules.variants.ghost``. The tests play random games
 in both at once and compare the legal actions at every step, and compare perft counts from the
 golden positions (tests/perft/ghost.perft) at every depth given there.
 """
@@ -17,8 +17,8 @@ from typing import Any
 import chess
 import pytest
 
-from referee.game import Game
-from referee.perft import perft
+from referee.rules.game import Game
+from referee.rules.perft import perft
 from tests.perftfile import PERFT_DIR, PerftCase, read_perft_file
 
 FILES = "abcdefgh"

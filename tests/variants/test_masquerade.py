@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from referee.errors import IllegalActionError, RecordError
-from referee.events import PUBLIC, CaptureAttempt
-from referee.game import Game
-from referee.pieces import BLACK, WHITE
-from referee.records import GameRecord, record_of, replay
-from referee.variants import make_variant
-from referee.variants.masquerade import MasqState, Masquerade
+from referee.rules.errors import IllegalActionError, RecordError
+from referee.rules.events import PUBLIC, CaptureAttempt
+from referee.rules.game import Game
+from referee.rules.pieces import BLACK, WHITE
+from referee.rules.records import GameRecord, record_of, replay
+from referee.rules.variants import make_variant
+from referee.rules.variants.masquerade import MasqState, Masquerade
 
 NORMAL = "KK,QQ,RR,BB,NN"
 EXAMPLE = "KR,QK,RN,BB,NQ"  # the SOURCE example

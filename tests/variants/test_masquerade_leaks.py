@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 
-from referee.events import visible_to
-from referee.game import Game
-from referee.pieces import BLACK, KNIGHT, QUEEN, WHITE
-from referee.variants import make_variant
-from referee.variants.masquerade import MasqState, Masquerade, Sigma, sigma_text
+from referee.rules.events import visible_to
+from referee.rules.game import Game
+from referee.rules.pieces import BLACK, KNIGHT, QUEEN, WHITE
+from referee.rules.variants import make_variant
+from referee.rules.variants.masquerade import MasqState, Masquerade, Sigma, sigma_text
 from tests.playout import random_game
 
 VIEWERS = (WHITE, BLACK, None)

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from referee.game import Game
-from referee.variants import make_variant
+from referee.rules.game import Game
+from referee.rules.variants import make_variant
 from tests.playout import assert_position_round_trip, play_many, random_game
 from tests.variants.test_masquerade_leaks import check_leaks
 

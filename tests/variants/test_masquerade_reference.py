@@ -14,10 +14,10 @@ from typing import Any
 import chess
 import pytest
 
-from referee.events import CaptureAttempt
-from referee.game import Game
-from referee.perft import perft
-from referee.variants import make_variant
+from referee.rules.events import CaptureAttempt
+from referee.rules.game import Game
+from referee.rules.perft import perft
+from referee.rules.variants import make_variant
 from tests.perftfile import PERFT_DIR, PerftCase, read_perft_file
 
 LETTER_TYPE = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP,

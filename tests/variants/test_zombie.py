@@ -6,14 +6,14 @@ import io
 
 import pytest
 
-from referee.errors import OptionError, RecordError
-from referee.events import Announcement, Marker, Placed, Removed, visible_to
-from referee.game import Game
-from referee.pieces import BLACK, WHITE
-from referee.play import TerminalGame
-from referee.variants import make_variant
-from referee.variants.zombie import Zombie
-from referee.variants.zombie_state import ZombieState
+from referee.app.play import TerminalGame
+from referee.rules.errors import OptionError, RecordError
+from referee.rules.events import Announcement, Marker, Placed, Removed, visible_to
+from referee.rules.game import Game
+from referee.rules.pieces import BLACK, WHITE
+from referee.rules.variants import make_variant
+from referee.rules.variants.zombie import Zombie
+from referee.rules.variants.zombie_state import ZombieState
 
 VARIANT = make_variant("zombie")
 assert isinstance(VARIANT, Zombie)
@@ -187,7 +187,7 @@ def test_public_text_of_a_burial() -> None:
 
 
 def test_line_tables_match_the_board_geometry() -> None:
-    from referee.variants.zombie import BETWEEN, LINES
+    from referee.rules.variants.zombie import BETWEEN, LINES
     for a in range(64):
         assert LINES[a] == sum(1 << t for ray in VARIANT.rules.rays for t in ray[a])
         for b in range(64):

@@ -16,11 +16,11 @@ from typing import Any
 import chess
 import pytest
 
-from referee.game import Game
-from referee.pieces import WHITE
-from referee.variants import make_variant
-from referee.variants.zombie import Zombie
-from referee.variants.zombie_state import CHOOSE, OPEN, START, ZombieState
+from referee.rules.game import Game
+from referee.rules.pieces import WHITE
+from referee.rules.variants import make_variant
+from referee.rules.variants.zombie import Zombie
+from referee.rules.variants.zombie_state import CHOOSE, OPEN, START, ZombieState
 
 PROMOS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 ROOK_CASTLE = {chess.A1: "Q", chess.H1: "K", chess.A8: "q", chess.H8: "k"}

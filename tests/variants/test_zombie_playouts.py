@@ -28,14 +28,14 @@ from typing import Any
 
 import pytest
 
-from referee import actions as A
-from referee.actions import Action
-from referee.events import GameEnded, GameEvent, Marker, Prompt, visible_to
-from referee.game import Game
-from referee.pieces import BLACK, WHITE
-from referee.variants import make_variant
-from referee.variants.zombie import Zombie
-from referee.variants.zombie_state import ZombieState
+from referee.rules import actions as A
+from referee.rules.actions import Action
+from referee.rules.events import GameEnded, GameEvent, Marker, Prompt, visible_to
+from referee.rules.game import Game
+from referee.rules.pieces import BLACK, WHITE
+from referee.rules.variants import make_variant
+from referee.rules.variants.zombie import Zombie
+from referee.rules.variants.zombie_state import ZombieState
 from tests.playout import assert_position_round_trip, assert_record_round_trip, random_game
 
 PLAYOUTS = int(os.environ.get("GRAVEKEEPER_PLAYOUTS", "1000"))

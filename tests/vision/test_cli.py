@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.app.vision_cli import eval_main, track_main
 from tests.vision.conftest import LABELS, SCHOLAR_CORNERS, VIDEO
-from vision.cli import eval_main, track_main
 
 
 def test_eval_json_figures_in_range(data: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
+from referee.app.vision_cli import track_main
 from tests.vision.test_synthetic import draw_board, skew
-from vision.cli import track_main
 
 FENS = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
@@ -54,8 +54,8 @@ def test_track_rendered_game(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_promotion_candidates_collapse_to_queen() -> None:
+    from referee.app.vision_track import Tracker
     from vision.geometry import parse_corners
-    from vision.track import Tracker
 
     tracker = Tracker(parse_corners("[[0,0],[400,0],[400,400],[0,400]]"))
     for move in "e2e4 d7d5 e4d5 c7c6 d5c6 d8d7 c6b7 e8d8".split():

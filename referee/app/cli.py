@@ -1,0 +1,141 @@
+"""The ``gravekeeper`` command: one entry point, each subcommand in its own module.
+
+``COMMANDS`` maps a subcommand to ``"module:function"``; the module is imported only when the
+subcommand runs, so ``gravekeeper check`` never loads the camera code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib import import_module
+from typing import Any, Final
+
+from referee.rules.errors import RefereeError
+
+COMMANDS: Final = {
+    "check": ("referee.app.cli:check_main", "run conformance scenarios"),
+    "perft": ("referee.app.cli:perft_main", "count legal action sequences"),
+    "play": ("referee.app.cli:play_main", "play a game in the terminal"),
+    "sense": ("firmware_bridge.cli:sense_main", "print a sensor's events"),
+    "watch": ("referee.app.watch:watch_main", "referee a game from a sensor"),
+    "demo": ("referee.app.demo:demo_main", "a demonstration game on the simulated board"),
+    "vision-eval": ("referee.app.vision_cli:eval_main",
+                    "score the camera pipeline on labelled photos"),
+    "vision-track": ("referee.app.vision_cli:track_main", "follow a game on video"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Dispatch to a subcommand; returns the exit status."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help", "help"):
+        print("usage: gravekeeper COMMAND [ARGS]\n\ncommands:")
+        for name, (_, doc) in COMMANDS.items():
+            print(f"  {name:13} {doc}")
+        return 0 if args else 2
+    name = args[0]
+    if name not in COMMANDS:
+        print(f"gravekeeper: unknown command {name!r} (try: gravekeeper --help)", file=sys.stderr)
+        return 2
+    module_name, _, func = COMMANDS[name][0].partition(":")
+    try:
+        module = import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name and module_name.startswith(err.name):
+            print(f"gravekeeper {name}: not available in this build yet", file=sys.stderr)
+            return 2
+        raise
+    status: int = getattr(module, func)(args[1:])
+    return status
+
+
+def _options(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise RefereeError(f"--options is not JSON: {err}") from None
+    if not isinstance(value, dict):
+        raise RefereeError("--options must be a JSON object")
+    return value
+
+
+def _fail(command: str, err: Exception) -> int:
+    print(f"gravekeeper {command}: {err}", file=sys.stderr)
+    return 2
+
+
+def check_main(argv: list[str]) -> int:
+    """``gravekeeper check FILE_OR_FOLDER...``"""
+    from referee.rules.conformance import check
+
+    parser = argparse.ArgumentParser(prog="gravekeeper check")
+    parser.add_argument("paths", nargs="+")
+    args = parser.parse_args(argv)
+    try:
+        results, status = check(args.paths)
+    except RefereeError as err:
+        return _fail("check", err)
+    for result in results:
+        for line in result.failures:
+            print(line)
+    passed = sum(r.passed for r in results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return status
+
+
+def perft_main(argv: list[str]) -> int:
+    """``gravekeeper perft --variant V [--options JSON] [--moves "a b c"] [--divide] DEPTH``"""
+    from referee.rules.game import Game
+    from referee.rules.perft import divide, perft
+
+    parser = argparse.ArgumentParser(prog="gravekeeper perft")
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--options")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--moves", default="")
+    parser.add_argument("--divide", action="store_true")
+    parser.add_argument("depth", type=int)
+    args = parser.parse_args(argv)
+    try:
+        game = Game(args.variant, _options(args.options), seed=args.seed)
+        for text in args.moves.split():
+            game.play(text)
+    except RefereeError as err:
+        return _fail("perft", err)
+    if args.divide:
+        rows = divide(game.variant, game.state, args.depth)
+        for text, count in rows:
+            print(f"{text}: {count}")
+        print()
+        print(sum(c for _, c in rows))
+    else:
+        print(perft(game.variant, game.state, args.depth))
+    return 0
+
+
+def play_main(argv: list[str]) -> int:
+    """``gravekeeper play --variant V [--options JSON] [--seed N] [--load FILE]``"""
+    from pathlib import Path
+
+    from referee.app.play import TerminalGame
+    from referee.rules.game import Game
+    from referee.rules.records import GameRecord, replay
+
+    parser = argparse.ArgumentParser(prog="gravekeeper play")
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--options")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--load", help="resume a saved game record")
+    args = parser.parse_args(argv)
+    try:
+        if args.load:
+            game = replay(GameRecord.from_json(Path(args.load).read_text(encoding="utf-8")))
+        else:
+            game = Game(args.variant, _options(args.options), seed=args.seed)
+    except (RefereeError, OSError) as err:
+        return _fail("play", err)
+    return TerminalGame(game, sys.stdout).run(sys.stdin)

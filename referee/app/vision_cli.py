@@ -1,0 +1,111 @@
+"""The ``gravekeeper vision-eval`` and ``gravekeeper vision-track`` commands.
+
+Both return 0 on success and 2 on bad input, printing a one-line ``error:`` message on stderr
+(never a traceback) for every :class:`~vision.errors.VisionError` and argument error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import NoReturn
+
+from vision.errors import VisionError
+
+
+class _UsageError(Exception):
+    """An argument error raised by :class:`_Parser` instead of exiting."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def _fail(prog: str, message: str) -> int:
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _eval_parser() -> _Parser:
+    p = _Parser(prog="gravekeeper vision-eval",
+                description="Score the camera pipeline on labelled photos.")
+    p.add_argument("labels", help="labels CSV (file, fen_board, corners_a8_h8_h1_a1, ...)")
+    p.add_argument("--corners", choices=("given", "auto"), default="given",
+                   help="use the labelled corners or find the board automatically")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def eval_main(argv: list[str]) -> int:
+    """``vision-eval LABELS.csv [--corners given|auto] [--json]``."""
+    prog = "gravekeeper vision-eval"
+    try:
+        args = _eval_parser().parse_args(argv)
+        from vision.evaluate import evaluate
+        from vision.labels import read_labels
+        from vision.locate import locate_board
+
+        photos = read_labels(args.labels)
+        summary = evaluate(photos, locate_board if args.corners == "auto" else None)
+    except _UsageError as e:
+        return _fail(prog, str(e))
+    except VisionError as e:
+        return _fail(prog, str(e))
+    except OSError as e:  # permissions, I/O errors: still bad input, not a crash
+        return _fail(prog, f"{e.strerror or e}: {e.filename or ''}".rstrip(": "))
+    if args.json:
+        print(json.dumps(summary.as_dict()))
+        return 0
+    s = summary
+    print(f"photos: {s.photos} (corners: {s.corners})")
+    print(f"occupancy error: {s.occupancy_error_pct:.2f} % of squares")
+    print(f"colour error: {s.colour_error_pct:.2f} % of squares")
+    print(f"boards with no mistake: {s.perfect_boards_pct:.2f} %")
+    if s.corner_error_px is None or s.corner_error_median_px is None:
+        print("corner error: n/a (no board found)")
+    else:
+        print(f"corner error: {s.corner_error_px:.2f} px mean, "
+              f"{s.corner_error_median_px:.2f} px median")
+    print(f"boards found: {s.boards_found_pct:.2f} %")
+    print(f"ms per photo: {s.ms_per_photo:.1f}")
+    return 0
+
+
+def _track_parser() -> _Parser:
+    p = _Parser(prog="gravekeeper vision-track",
+                description="Follow a game from its start position on video.")
+    p.add_argument("source", help="video file, folder of frames (name order), camera:N or URL")
+    p.add_argument("--corners", required=True,
+                   help="JSON list of four [x, y] board corners in the order a8, h8, h1, a1")
+    p.add_argument("--variant", default="standard", help="variant name (default: standard)")
+    return p
+
+
+def track_main(argv: list[str]) -> int:
+    """``vision-track SOURCE --corners JSON [--variant NAME]``: print moves, then a summary."""
+    prog = "gravekeeper vision-track"
+    try:
+        args = _track_parser().parse_args(argv)
+        from referee.app.vision_track import Tracker
+        from referee.rules.errors import RefereeError
+        from vision.geometry import parse_corners
+        from vision.sources import open_source
+
+        corners = parse_corners(args.corners)
+        try:
+            tracker = Tracker(corners, args.variant)
+        except RefereeError as e:
+            return _fail(prog, f"variant {args.variant!r}: {e}")
+        with open_source(args.source) as src:
+            for move in tracker.run(src.frames()):
+                print(move.text, flush=True)
+    except _UsageError as e:
+        return _fail(prog, str(e))
+    except VisionError as e:
+        return _fail(prog, str(e))
+    except OSError as e:
+        return _fail(prog, f"{e.strerror or e}: {e.filename or ''}".rstrip(": "))
+    print(f"# {tracker.summary()}")
+    return 0

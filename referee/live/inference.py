@@ -1,0 +1,641 @@
+"""Move inference: from what the sensors saw to the referee's actions.
+
+The board reports lifts and places in any order, with bounce, brushed squares and hesitations.
+:class:`MoveInference` turns that into actions of the variant being played, or says clearly
+that the board shows no legal outcome and what must be put right. It never changes the game on
+a board it does not understand.
+
+How it works:
+
+* **Settling.** Sensor events update the observed occupancy at once, but the board is judged
+  only after it has been still for ``settle_ms`` (event time, so a replayed file behaves as it
+  did live). DGT-style reordering and switch bounce inside that window do not matter.
+* **Prediction.** For the current state every legal action is applied with the engine, followed
+  by the *physical* choices that come with it (a Hell home, a ghost cell, a Twelve-Hours cell:
+  the square where the piece is put down is the choice). Each such sequence is a
+  :class:`Candidate`: the occupancy it leads to, the squares the player must have handled, and
+  the *consequence* squares the referee changes on its own (a zombie rising, a castling rook, an
+  en passant victim, a single Hell home): those do not hold up recognition; the referee asks for
+  them afterwards (guided correction).
+* **Matching.** A candidate matches when the settled occupancy equals its prediction outside the
+  consequence squares, every square whose piece changed without a change of occupancy (the
+  victim of a capture) was lifted during the turn, and piece letters agree where the sensor
+  reports them. One match is accepted; candidates that differ only by promotion piece are
+  resolved by the sensor's letter, by buttons, or default to the first choice (a queen).
+* **Provisional moves.** A match that is the first half of a larger candidate (a rook move that
+  starts a rook-first castling) is held until the player goes on, the opponent starts, or
+  ``provisional_ms`` of stillness pass.
+* **Errors.** A settled board with a piece where none may be is reported once: an illegal move
+  with the engine's reason, or the squares to empty and fill to get back to the last good state.
+
+The class holds no game: the owner passes the current state in and applies what comes out.
+Squares are the variant layout's global indices; letters are NOTATION.md piece letters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from referee.rules import actions as A
+from referee.rules.actions import Action
+from referee.rules.pieces import KING
+from referee.rules.state import State
+from referee.rules.variant import Variant
+
+#: Choices made by putting a piece down (the square is the choice).
+PHYSICAL_CHOICES = frozenset({A.HOME, A.SPAWN, A.DROP})
+
+
+def promotion_order(variant: Variant) -> list[str]:
+    """Promotion pieces in the order they are offered: no promotion first (where promotion is
+    optional, as in Die Chess), then the variant's letters; the first offered is the default."""
+    return ["", *variant.promo_letters]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One legal way the turn can end on the board.
+
+    Attributes:
+        actions: the actions, in order (a move, then any physical choices).
+        after: the state they lead to.
+        expect: occupied sensed squares afterwards.
+        fixed: ``expect`` without the consequence squares (what the player must have done).
+        free: consequence squares (the referee asks for them after recognising the move).
+        touch: squares whose piece changes while staying occupied: must have been lifted.
+        player: squares the player handles (origins, destinations, choice squares).
+        letters: piece letters on the player's squares afterwards (for identity sensors).
+        origins: for each occupied player square afterwards, the square its piece came from
+            (-1 for a piece from off the board); used to break ties by the order of events.
+        must_lift: squares the player must have lifted but whose final content is the
+            referee's business: a capture the rules leave empty (a ghost that takes on the
+            board vanishes) or an origin the rules fill again (a zombie rising where the mover
+            stood). The player may or may not have done that part yet; the referee asks.
+    """
+
+    actions: tuple[Action, ...]
+    after: State
+    expect: frozenset[int]
+    fixed: frozenset[int]
+    free: frozenset[int]
+    touch: frozenset[int]
+    player: frozenset[int]
+    letters: tuple[tuple[int, str], ...]
+    origins: tuple[tuple[int, int], ...] = ()
+    must_lift: frozenset[int] = frozenset()
+
+    def matches(self, observed: frozenset[int], turn: _Turn, letters: dict[int, str],
+                slack: frozenset[int] = frozenset()) -> bool:
+        """Whether a settled board (``observed``, with ``turn``'s history) fits this candidate."""
+        free = self.free | (slack - self.player)
+        if observed - free != self.fixed - free:
+            return False
+        if self.touch and not turn.refilled_after(self.touch, self.actions[0].frm):
+            return False
+        if not all(sq in turn.first_lift for sq in self.must_lift):
+            return False
+        return all(letters.get(sq, letter) == letter for sq, letter in self.letters)
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """Actions the board shows were made; the owner applies them in order."""
+
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The settled board shows no legal outcome.
+
+    ``kind`` is ``illegal`` (a move the rules refuse; ``reason`` says why) or ``unknown``.
+    ``to_empty`` / ``to_fill`` are the squares that would bring back the last good position;
+    ``swap`` the squares where an identity sensor (DGT, camera) sees the wrong piece.
+    """
+
+    kind: str
+    text: str
+    to_empty: tuple[int, ...]
+    to_fill: tuple[int, ...]
+    reason: str = ""
+    swap: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Correction:
+    """After a recognised action, what the players still have to do on the board."""
+
+    to_empty: tuple[int, ...]
+    to_fill: tuple[int, ...]
+    swap: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class BoardGood:
+    """The board matches the game again (after a problem or a correction)."""
+
+
+@dataclass(frozen=True)
+class PromotionPending:
+    """A pawn promoted but the sensor cannot tell into what: ``options`` (first = default)."""
+
+    square: int
+    options: tuple[str, ...]
+
+
+Decision = Recognised | Problem | Correction | BoardGood | PromotionPending
+
+
+@dataclass
+class _Turn:
+    """What happened on the board since the last accepted action.
+
+    ``first_lift`` / ``last_place`` give, per square, the sequence number of its first lift and
+    its last place in this turn: a captured piece's square must be lifted and then filled again
+    after the capturer left its own square (a bounce there earlier does not count).
+    """
+
+    first_lift: dict[int, int] = field(default_factory=dict)
+    last_place: dict[int, int] = field(default_factory=dict)
+    seq: int = 0
+    reported: set[tuple[tuple[int, ...], tuple[int, ...]]] = field(default_factory=set)
+    # Which square's piece is now on a square, as a person's hand moves them: a piece put
+    # down is the one picked up last (-1: a piece from off the board).
+    came_from: dict[int, int] = field(default_factory=dict)
+    hand: list[int] = field(default_factory=list)
+    log: list[tuple[bool, int]] = field(default_factory=list)  # (lifted?, square), in order
+
+    def lifted(self, sq: int) -> None:
+        self.seq += 1
+        self.log.append((True, sq))
+        self.first_lift.setdefault(sq, self.seq)
+        self.hand.append(self.came_from.get(sq, sq))
+
+    def placed(self, sq: int) -> None:
+        self.seq += 1
+        self.log.append((False, sq))
+        self.last_place[sq] = self.seq
+        self.came_from[sq] = self.hand.pop() if self.hand else -1
+
+    def touched_since(self, mark: int) -> set[int]:
+        """Squares that changed after the ``mark``-th change of this turn."""
+        return {sq for _, sq in self.log[mark:]}
+
+    def since(self, mark: int) -> _Turn:
+        """A new turn holding only what happened after the ``mark``-th change (the start of
+        the next player's move, when a held decision is settled by it)."""
+        turn = _Turn()
+        for was_lift, sq in self.log[mark:]:
+            if was_lift:
+                turn.lifted(sq)
+            else:
+                turn.placed(sq)
+        return turn
+
+    def agreement(self, origins: tuple[tuple[int, int], ...]) -> int:
+        """How many of a candidate's piece journeys the hand movements confirm."""
+        return sum(self.came_from.get(sq, sq) == origin for sq, origin in origins)
+
+    def refilled_after(self, squares: frozenset[int], origin: int) -> bool:
+        """Every square was lifted, then filled again after ``origin`` was first lifted."""
+        start = self.first_lift.get(origin, 0)
+        return all(sq in self.first_lift and self.last_place.get(sq, -1) > start
+                   for sq in squares)
+
+
+class MoveInference:
+    """Recognises a variant's actions from sensor events.
+
+    Args:
+        variant: the rules.
+        state: the game's current state (update with :meth:`set_state` after applying actions).
+        sensed: squares the sensor covers (default: all squares of the layout).
+        settle_ms: stillness before the board is judged, in milliseconds of event time.
+        provisional_ms: how long a move that may be the first half of another is held.
+        decision_ms: how long a capture that may still become a resurrection is held (the
+            mover's clock press confirms it at once).
+        confirm_with_clock: recognise moves only when the mover presses its clock button.
+    """
+
+    def __init__(self, variant: Variant, state: State, *, sensed: Iterable[int] | None = None,
+                 settle_ms: int = 150, provisional_ms: int = 1500, decision_ms: int = 6000,
+                 confirm_with_clock: bool = False) -> None:
+        self.variant = variant
+        self.state = state
+        self.sensed = frozenset(range(variant.layout.size) if sensed is None else sensed)
+        self.settle_ms = settle_ms
+        self.provisional_ms = provisional_ms
+        self.decision_ms = decision_ms
+        self.confirm_with_clock = confirm_with_clock
+        self.observed = self.expected_occupancy(state)
+        self.letters: dict[int, str] = {}
+        self._turn = _Turn()
+        self._last_event_ms: int | None = None
+        self._dirty = False
+        # (held candidate, what it may still become, deadline in ms, turn log length then)
+        self._provisional: tuple[Candidate, list[Candidate], int, int] | None = None
+        self._outstanding: frozenset[int] = frozenset()
+        # (candidates differing only by promotion piece, the one shown, which action promotes)
+        self._promotion: tuple[list[Candidate], int, int] | None = None
+        self._promotion_board: frozenset[int] = frozenset()
+        self._promotion_mark = 0
+        self._in_problem = False
+
+    # ------------------------------------------------------------------ state from the owner
+
+    def expected_occupancy(self, state: State) -> frozenset[int]:
+        """Sensed squares occupied in ``state``."""
+        board = state.board
+        return frozenset(sq for sq in self.sensed if board[sq])
+
+    def set_state(self, state: State) -> None:
+        """The owner applied actions (or took one back): judge the board against ``state``."""
+        self.state = state
+
+    def resync(self, state: State) -> list[Decision]:
+        """An action was made off the board (a burial, an assignment, an undo): what must the
+        players now change on the board to match ``state``?"""
+        self.state = state
+        self._promotion = None
+        self._provisional = None
+        # Hands may already be making the next move: keep what they did, and do not ask for
+        # the squares they are handling.
+        return self._correction_needed(move_under_way=True)
+
+    # ------------------------------------------------------------------ input
+
+    def lift(self, t_ms: int, sq: int) -> list[Decision]:
+        """A square became empty."""
+        out = self._advance(t_ms)
+        self.observed = self.observed - {sq}
+        self.letters.pop(sq, None)
+        self._turn.lifted(sq)
+        self._dirty = True
+        return out
+
+    def place(self, t_ms: int, sq: int, letter: str | None = None) -> list[Decision]:
+        """A square became occupied (``letter`` when the sensor knows the piece)."""
+        out = self._advance(t_ms)
+        if sq in self.observed:
+            # A square that changes piece without an empty reading (a DGT scan caught the
+            # capture in one go): the piece that was there has been taken away.
+            self._turn.lifted(sq)
+        self.observed = self.observed | {sq}
+        self._turn.placed(sq)
+        if letter:
+            self.letters[sq] = letter
+        self._dirty = True
+        return out
+
+    def snapshot(self, t_ms: int, squares: Iterable[int]) -> list[Decision]:
+        """A full snapshot (after a reconnect): exactly ``squares`` are occupied."""
+        out = self._advance(t_ms)
+        new = frozenset(squares) & self.sensed
+        for sq in sorted(self.observed - new):
+            self._turn.lifted(sq)
+        for sq in sorted(new - self.observed):
+            self._turn.placed(sq)
+        self.observed = new
+        self._dirty = True
+        return out
+
+    def tick(self, now_ms: int) -> list[Decision]:
+        """Time passed without events (live sensors call this a few times a second)."""
+        return self._advance(now_ms)
+
+    def flush(self) -> list[Decision]:
+        """The stream ended: judge what is on the board now, accept held moves."""
+        out = self._judge() if self._dirty else []
+        return out + self._confirm_held()
+
+    def clock_pressed(self, colour: int) -> list[Decision]:
+        """A player pressed its clock: recognises its move (with clock-confirmed moves), confirms
+        a held move, or ends a zombie horde / passes."""
+        if self.confirm_with_clock and colour == self.state.to_act:
+            self._dirty = False
+            out = self._judge_fresh() + self._confirm_held()
+        else:
+            out = self.flush()
+        if out or colour != self.state.to_act:
+            return out
+        legal = self.variant.legal_actions(self.state)
+        for kind in (A.END, A.PASS):
+            if A.simple(kind) in legal:
+                return [Recognised((A.simple(kind),))]
+        return []
+
+    def promotion_button(self, name: str) -> list[Decision]:
+        """``back`` cycles the pending promotion piece, ``confirm`` takes it."""
+        if self._promotion is None:
+            return []
+        options, current, index = self._promotion
+        if name == "back":
+            self._promotion = (options, (current + 1) % len(options), index)
+            return [self._promotion_prompt()]
+        if name == "confirm":
+            return self._accept(options[current])
+        return []
+
+    def die(self, face: str) -> list[Decision]:
+        """A physical die was read: a roll, if rolling is legal now (after any held move)."""
+        out = self._confirm_held()  # the held move is finished: the owner applies it first
+        action = self.variant.normalize(self.state, A.simple(A.ROLL, face))
+        if self.variant.is_legal(self.state, action):
+            out.append(Recognised((action,)))
+        return out
+
+    # ------------------------------------------------------------------ judging
+
+    def _advance(self, now_ms: int) -> list[Decision]:
+        out: list[Decision] = []
+        last = self._last_event_ms
+        if last is not None and now_ms - last >= self.settle_ms and self._dirty:
+            out += self._judge()
+        if self._provisional is not None and now_ms >= self._provisional[2]:
+            out += self._confirm_held() + self._judge_again()
+        self._last_event_ms = now_ms if last is None else max(last, now_ms)
+        return out
+
+    def _judge(self) -> list[Decision]:
+        """The board is settled: accept, hold, report or wait."""
+        self._dirty = False
+        if self._promotion is not None:
+            if self.observed == self._promotion_board:
+                return []  # a bounce or a brushed square: still waiting for the buttons
+            # The game goes on without an answer: take the piece shown (the default first).
+            out = self._accept(self._promotion[0][self._promotion[1]], since=self._promotion_mark)
+            return out + self._judge_again()
+        if self._provisional is not None:
+            return self._judge_provisional()
+        if self.confirm_with_clock:
+            if self._matches(self.state):
+                return []  # a legal move on the board: it counts when its player presses
+            return self._check_problem()
+        return self._judge_fresh()
+
+    def _judge_again(self) -> list[Decision]:
+        self._dirty = True
+        legal = self.variant.legal_actions(self.state)
+        if legal and not any(a.kind in (A.MOVE, *PHYSICAL_CHOICES) for a in legal):
+            return []  # an off-board choice comes first; the board is judged once it is made
+        return self._judge()
+
+    def _judge_fresh(self) -> list[Decision]:
+        matches = self._matches(self.state)
+        if not matches:
+            return self._check_problem()
+        if len(matches) > 1:
+            return self._ambiguous(matches)
+        cand = matches[0]
+        alternatives = self._extensions(cand)
+        if alternatives:
+            wait = self.provisional_ms
+            if any(c.actions[0].rise >= 0 for c in alternatives):
+                wait = self.decision_ms  # the player is deciding whether to resurrect
+            self._provisional = (cand, alternatives, (self._last_event_ms or 0) + wait,
+                                 len(self._turn.log))
+            return []
+        return self._accept(cand)
+
+    def _judge_provisional(self) -> list[Decision]:
+        assert self._provisional is not None
+        held, alternatives, _, mark = self._provisional
+        fitting = [c for c in alternatives
+                   if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
+        if fitting:
+            self._provisional = None
+            return self._accept(fitting[0]) if len(fitting) == 1 else self._ambiguous(fitting)
+        moved_on = self._turn.touched_since(mark) - held.player - held.free
+        if not moved_on and held.matches(self.observed, self._turn, self.letters,
+                                         self._outstanding):
+            return []  # still the held move: keep waiting for the player to go on
+        out = self._confirm_held()
+        return out + self._judge_again()
+
+    def _confirm_held(self) -> list[Decision]:
+        if self._provisional is None:
+            return []
+        held, mark = self._provisional[0], self._provisional[3]
+        self._provisional = None
+        return self._accept(held, since=mark)
+
+    def _ambiguous(self, matches: list[Candidate]) -> list[Decision]:
+        """Several candidates fit the occupancy: the order of lifts and places decides which
+        piece went where; then only a promotion piece can be left open (asked for)."""
+        best = max(self._turn.agreement(c.origins) for c in matches)
+        matches = [c for c in matches if self._turn.agreement(c.origins) == best]
+        if len(matches) == 1:
+            return self._accept(matches[0])
+        stripped = {tuple(a._replace(promo="") for a in c.actions) for c in matches}
+        if len(stripped) != 1:
+            return []
+        index = next(i for i in range(len(matches[0].actions))
+                     if len({c.actions[i].promo for c in matches}) > 1)
+        order = promotion_order(self.variant)
+        matches.sort(key=lambda c: order.index(c.actions[index].promo))
+        self._promotion = (matches, 0, index)
+        self._promotion_board = self.observed
+        self._promotion_mark = len(self._turn.log)
+        return [self._promotion_prompt()]
+
+    def _promotion_prompt(self) -> PromotionPending:
+        assert self._promotion is not None
+        options, current, index = self._promotion
+        letters = tuple(c.actions[index].promo for c in options)
+        rotated = letters[current:] + letters[:current]
+        return PromotionPending(options[0].actions[index].to, rotated)
+
+    def _accept(self, cand: Candidate, since: int | None = None) -> list[Decision]:
+        """Take ``cand``; hand movements after the ``since``-th change belong to the next turn."""
+        self._promotion = None
+        self.state = cand.after
+        self._turn = self._turn.since(since) if since is not None else _Turn()
+        out: list[Decision] = [Recognised(cand.actions)]
+        out += self._correction_needed(move_under_way=since is not None)
+        self._in_problem = False
+        return out
+
+    def _failed_attempt(self, action: Action, after: State, before: frozenset[int]) -> Candidate:
+        """A capture attempt that the rules turn down (Masquerade): the player still makes the
+        capture on the board; once it is recognised the referee says to put both pieces back."""
+        frm, to = action.frm, action.to
+        expect = (before - {frm}) | {to}
+        letter = self.variant.piece_letter(after.board[frm])
+        return Candidate((action,), after, expect, expect, frozenset(), frozenset({to}),
+                         frozenset({frm, to}), ((to, letter),), ((to, frm),))
+
+    def _correction_needed(self, move_under_way: bool = False) -> list[Decision]:
+        """What the players must still change on the board. With ``move_under_way`` the squares
+        handled in the current turn belong to the next move, already begun, and are left out."""
+        expected = self.expected_occupancy(self.state)
+        self._outstanding = self.observed ^ expected
+        if move_under_way:
+            self._outstanding -= self._turn.touched_since(0)
+        wrong = self._wrong_pieces()
+        if not self._outstanding and not wrong:
+            return []
+        return [Correction(tuple(sorted(self._outstanding - expected)),
+                           tuple(sorted(self._outstanding & expected)), wrong)]
+
+    def _wrong_pieces(self) -> tuple[int, ...]:
+        """Squares where an identity sensor sees a different piece than the game has."""
+        board, letter = self.state.board, self.variant.piece_letter
+        return tuple(sorted(sq for sq, seen in self.letters.items()
+                            if sq in self.observed and board[sq] and seen != letter(board[sq])))
+
+    def _check_problem(self) -> list[Decision]:
+        expected = self.expected_occupancy(self.state)
+        wrong = self._wrong_pieces()
+        if self.observed == expected and wrong:
+            return self._report_once((), (), wrong)
+        if self.observed == expected:
+            # The board is back on the game: what hands did before no longer counts.
+            self._outstanding = frozenset()
+            self._turn = _Turn()
+            if self._in_problem:
+                self._in_problem = False
+                return [BoardGood()]
+            return []
+        extra = self.observed - expected
+        missing = expected - self.observed
+        if not extra and not self._in_problem:
+            return []  # pieces in hand: wait quietly
+        return self._report_once(tuple(sorted(extra)), tuple(sorted(missing)), wrong)
+
+    def _report_once(self, extra: tuple[int, ...], missing: tuple[int, ...],
+                     wrong: tuple[int, ...]) -> list[Decision]:
+        key = (extra + wrong, missing)
+        if key in self._turn.reported:
+            return []
+        self._turn.reported.add(key)
+        self._in_problem = True
+        if not extra and not missing:
+            names = " ".join(self.variant.layout.name(sq) for sq in wrong)
+            return [Problem("unknown", f"wrong piece on {names}", (), (), swap=wrong)]
+        problem = self._describe(frozenset(extra), frozenset(missing))
+        return [Problem(problem.kind, problem.text, problem.to_empty, problem.to_fill,
+                        problem.reason, wrong)]
+
+    def _describe(self, extra: frozenset[int], missing: frozenset[int]) -> Problem:
+        name = self.variant.layout.name
+        empty, fill = tuple(sorted(extra)), tuple(sorted(missing))
+        movers = [sq for sq in missing if self.state.board[sq] >> 4 in (self.state.to_act, 3)]
+        if len(extra) == 1 and len(movers) == 1:
+            move = A.move(movers[0], next(iter(extra)))
+            reason = self.variant.why_illegal(self.state, move)
+            text = f"illegal move {self.variant.format_action(move)}: {reason}"
+            return Problem("illegal", text, empty, fill, reason)
+        parts = []
+        if empty:
+            parts.append("remove the piece from " + " ".join(name(s) for s in empty))
+        if fill:
+            parts.append("put back the piece on " + " ".join(name(s) for s in fill))
+        return Problem("unknown", "unknown position: " + "; ".join(parts), empty, fill)
+
+    # ------------------------------------------------------------------ candidates
+
+    def _matches(self, state: State) -> list[Candidate]:
+        lifted = self._turn.first_lift
+        placed = self._turn.last_place
+        out = []
+        for action in self.variant.legal_actions(state):
+            # A move starts by lifting its piece; a choice ends by putting one down.
+            if action.kind == A.MOVE and action.frm in lifted or (
+                    action.kind in PHYSICAL_CHOICES and action.to in placed):
+                out += [c for c in self.candidates_of(state, action)
+                        if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
+        return out
+
+    def _extensions(self, cand: Candidate) -> list[Candidate]:
+        """Candidates the player may still be on the way to when the board shows ``cand``.
+
+        Two cases: ``cand`` is exactly what another candidate asks the referee to finish (a
+        rook move that starts a rook-first castling: only a king's move has the referee finish
+        another piece's move), or ``cand`` is a capture that its player may still turn into a
+        resurrection by lifting the capturer again (Dead Man's Chess).
+        """
+        before = cand.after.parent
+        if before is None:
+            return []
+        first = cand.actions[0]
+        out = []
+        for action in self.variant.legal_actions(before):
+            rises = first.rise < 0 and action.rise >= 0 and action._replace(rise=-1) == first
+            royal = action.kind == A.MOVE and before.board[action.frm] & 15 == KING
+            if not (rises or (royal and action.frm not in cand.player)):
+                continue
+            for other in self.candidates_of(before, action):
+                finishes = cand.player <= other.free and all(
+                    (sq in other.expect) == (sq in cand.expect) for sq in cand.player)
+                if rises or finishes:
+                    out.append(other)
+        return out
+
+    def candidates(self, state: State) -> list[Candidate]:
+        """Every physical way the turn can end from ``state`` (for tests and tools; the matcher
+        builds only the candidates that the board's changes make possible)."""
+        return [c for action in self.variant.legal_actions(state)
+                if action.kind in (A.MOVE, *PHYSICAL_CHOICES)
+                for c in self.candidates_of(state, action)]
+
+    def candidates_of(self, state: State, action: Action) -> list[Candidate]:
+        """The candidates that begin with ``action`` (cached on the state)."""
+        cache: dict[Action, list[Candidate]] = state.cache.setdefault("candidates", {})
+        found = cache.get(action)
+        if found is None:
+            found = []
+            self._extend(state, self.expected_occupancy(state), (action,), state, found)
+            cache[action] = found
+        return found
+
+    def _extend(self, start: State, before: frozenset[int], actions: tuple[Action, ...],
+                state: State, out: list[Candidate]) -> None:
+        after = self.variant.apply(state, actions[-1])
+        after.action = actions[-1]
+        # The turn may stop here on the board (the piece still in hand or in Limbo) and the
+        # choice follow later, or the choice may be made in the same breath: both are candidates.
+        out.append(self._candidate(start, before, actions, after))
+        if after.to_act == 3 - start.to_act and after.turn == after.to_act:
+            return  # the turn simply passed: nothing more to put down (the common case, cheap)
+        follow = self.variant.legal_actions(after)
+        if follow and all(a.kind in PHYSICAL_CHOICES for a in follow):
+            for choice in follow:
+                self._extend(start, before, actions + (choice,), after, out)
+
+    def _candidate(self, start: State, before: frozenset[int], actions: tuple[Action, ...],
+                   after: State) -> Candidate:
+        if len(actions) == 1 and actions[0].kind == A.MOVE and after.board == start.board:
+            return self._failed_attempt(actions[0], after, before)
+        player: set[int] = set()
+        for action in actions:
+            player.update(sq for sq in (action.frm, action.to, action.rise) if sq >= 0)
+        player &= self.sensed
+        expect = self.expected_occupancy(after)
+        changed = {sq for sq in self.sensed
+                   if start.board[sq] != after.board[sq] or start.ids[sq] != after.ids[sq]}
+        touch = frozenset(sq for sq in player if sq in before and sq in expect
+                          and start.ids[sq] != after.ids[sq])
+        must_lift = self._referee_filled(start, before, actions, after)
+        free = frozenset(changed - player) | must_lift
+        touch -= must_lift
+        letters = tuple((sq, self.variant.piece_letter(after.board[sq]))
+                        for sq in sorted(player) if after.board[sq])
+        where = {ident: sq for sq, ident in enumerate(start.ids) if ident}
+        origins = tuple((sq, where.get(after.ids[sq], -1)) for sq in sorted(player)
+                        if after.board[sq])
+        return Candidate(actions, after, expect, expect - free, free, touch, frozenset(player),
+                         letters, origins, must_lift)
+
+    def _referee_filled(self, start: State, before: frozenset[int], actions: tuple[Action, ...],
+                        after: State) -> frozenset[int]:
+        """Player squares whose end state the rules decide, not the player's hand."""
+        out = set()
+        for action in actions:
+            if action.kind != A.MOVE:
+                continue
+            if action.to in before and not after.board[action.to]:
+                out.add(action.to)  # the capturer vanished (a ghost's ultimate sacrifice)
+            if after.board[action.frm] and action.frm != action.to:
+                out.add(action.frm)  # something rose where the mover stood (a zombie)
+        return frozenset(out & self.sensed)

@@ -1,0 +1,338 @@
+"""The referee loop: one sensor, one game, the outputs.
+
+:class:`Referee` is the single owner of the game's state. Sensor events go in; it asks
+:class:`~referee.live.inference.MoveInference` what they mean, applies recognised actions to its
+:class:`~referee.rules.game.Game`, and tells every subscriber what happened with immutable
+:class:`Update` values (the state itself is an immutable value too). Subscribers are plain
+callables passed in explicitly: a text printer for ``gravekeeper watch``, LEDs and a display for
+the demo, the web service later. Nothing here opens hardware.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from firmware_bridge.events import Button, Die, Lift, LinkState, Occupied, Place, SensorEvent
+from referee.live.inference import (
+    BoardGood,
+    Correction,
+    Decision,
+    MoveInference,
+    Problem,
+    PromotionPending,
+    Recognised,
+)
+from referee.live.journal import Journal
+from referee.rules import actions as A
+from referee.rules.actions import Action
+from referee.rules.errors import IllegalActionError, RefereeError
+from referee.rules.events import GameEvent
+from referee.rules.game import Game, Played
+from referee.rules.pieces import BLACK, COLOUR_NAMES, WHITE
+from referee.rules.state import State
+
+CLOCKS = {"clock-white": WHITE, "clock-black": BLACK}
+
+
+@dataclass(frozen=True)
+class Update:
+    """One thing that happened, for the outputs.
+
+    ``kind``: ``action`` (``played`` is set), ``problem``, ``correction``, ``good``,
+    ``prompt`` (a choice the players must make: ``text`` says which), ``link`` (sensor link
+    state), ``note`` (anything else worth showing). ``state`` is the game state after it.
+    """
+
+    kind: str
+    text: str
+    state: State
+    played: Played | None = None
+    problem: Problem | None = None
+    correction: Correction | None = None
+    events: tuple[GameEvent, ...] = ()
+
+
+Subscriber = Callable[[Update], None]
+
+ILLEGAL_POSITION = "illegal position"
+
+
+class FlagLike(Protocol):
+    """What a clock reports when a flag falls."""
+
+    colour: int
+
+
+class GameClock(Protocol):
+    """The chess clock the referee drives (``hardware.clock.ChessClock`` has this shape).
+
+    Times are the clock's own business; the referee only says when turns change, when the
+    board is in an illegal state (time stops, and starts again when it is put right) and when
+    the sensor link drops, and asks whether a flag fell.
+    """
+
+    def start(self, colour: int = WHITE) -> None: ...
+    def press(self, colour: int) -> bool: ...
+    def pause(self, reason: str, since: float | None = None) -> None: ...
+    def resume(self, reason: str) -> None: ...
+    def link_changed(self, state: str, last_heard: float | None = None) -> None: ...
+    def stop(self) -> None: ...
+    def poll(self) -> FlagLike | None: ...
+
+
+@dataclass
+class RefereeStats:
+    """Counts for the closing summary."""
+
+    actions: int = 0
+    problems: int = 0
+    corrections: int = 0
+    unknown_squares: set[str] = field(default_factory=set)
+
+
+class Referee:
+    """Runs one game from sensor events.
+
+    Args:
+        game: the game (owned from now on: nobody else calls ``game.play``).
+        subscribers: called with every :class:`Update`, in order, on the caller's thread.
+        private: actions to use, in order, when the game waits for a choice that is not made on
+            the board (a Zombie burial, a Masquerade assignment); live play takes them from the
+            players' phones through :meth:`private_action`.
+        clock: a chess clock to drive (pressed when the turn passes, paused while the board is
+            wrong or the sensor link is down); a fallen flag ends the game at the next tick.
+        journal: where every applied action is written at once, so that a crash loses nothing
+            (``referee.live.journal``).
+        settle_ms, provisional_ms, confirm_with_clock: see :class:`MoveInference`.
+    """
+
+    def __init__(self, game: Game, subscribers: Sequence[Subscriber] = (), *,
+                 private: Iterable[str] = (), settle_ms: int = 150,
+                 provisional_ms: int = 1500, confirm_with_clock: bool = False,
+                 clock: GameClock | None = None, journal: Journal | None = None) -> None:
+        self.game = game
+        self.clock = clock
+        self.journal = journal
+        self.subscribers = list(subscribers)
+        self.private = list(private)
+        self.stats = RefereeStats()
+        self.inference = MoveInference(game.variant, game.state, settle_ms=settle_ms,
+                                       provisional_ms=provisional_ms,
+                                       confirm_with_clock=confirm_with_clock)
+        self._choice: tuple[list[Action], int] | None = None
+        self._last_event_ms: int | None = None
+
+    # ------------------------------------------------------------------ input
+
+    def feed(self, event: SensorEvent) -> None:
+        """Handle one sensor event."""
+        # If the board had settled before this event, judge it as it was then (and act on
+        # that, e.g. take a burial from a phone) before this event starts the next change.
+        last = self._last_event_ms
+        if last is not None and event.t_ms - last >= self.inference.settle_ms:
+            self._handle(self.inference.tick(last + self.inference.settle_ms))
+        self._last_event_ms = event.t_ms if last is None else max(last, event.t_ms)
+        self._handle(self._decide(event))
+
+    def tick(self, now_ms: int) -> None:
+        """Time passed with no event (call a few times a second for live sensors)."""
+        self._handle(self.inference.tick(now_ms))
+        flag = self.clock.poll() if self.clock is not None else None
+        if flag is not None and self.game.outcome.result == "*":
+            result = "0-1" if flag.colour == WHITE else "1-0"
+            played = self.game.adjudicate(result, f"{COLOUR_NAMES[flag.colour]}'s flag fell")
+            self._record(played)
+            self.clock.stop()  # type: ignore[union-attr]
+            self._emit(Update("ended", f"{played.text} - {result}", self.game.state,
+                              played=played, events=played.events))
+
+    def finish(self) -> None:
+        """The sensor stream ended: judge the board as it stands now."""
+        self._handle(self.inference.flush())
+
+    def private_action(self, text: str) -> Played | None:
+        """A choice made off the board (phone, private screen). Returns None if refused."""
+        self._choice = None
+        try:
+            played = self.game.play(text)
+        except RefereeError as err:
+            # never echo the text: it is a secret of the player who sent it
+            reason = err.reason if isinstance(err, IllegalActionError) else "not understood"
+            self._emit(Update("note", f"a private choice was refused: {reason}",
+                              self.game.state))
+            return None
+        self._record(played)
+        self._drive_clock(played)
+        self.stats.actions += 1
+        self._emit(Update("action", self._public(played), self.game.state, played=played,
+                          events=played.events))
+        # The choice may change the board (a zombie that rots when the turn ends): say what.
+        self._handle(self.inference.resync(self.game.state))
+        self._offer_private()
+        return played
+
+    def _decide(self, event: SensorEvent) -> list[Decision]:
+        inf = self.inference
+        if isinstance(event, Lift | Place | Occupied):
+            squares = [event.square] if isinstance(event, Lift | Place) else sorted(event.squares)
+            known = [self._square(s) for s in squares]
+            if isinstance(event, Lift):
+                return inf.lift(event.t_ms, known[0]) if known[0] >= 0 else []
+            if isinstance(event, Place):
+                return inf.place(event.t_ms, known[0], event.piece) if known[0] >= 0 else []
+            return inf.snapshot(event.t_ms, [s for s in known if s >= 0])
+        if isinstance(event, Die | Button):
+            # what the board showed before the press or the roll comes first
+            self._handle(inf.tick(event.t_ms))
+            if isinstance(event, Die):
+                return inf.die(str(event.face))
+            return self._button(event.name)
+        if isinstance(event, LinkState):
+            if self.clock is not None:
+                self.clock.link_changed(event.state)
+            self._emit(Update("link", f"sensor link {event.state}", self.game.state))
+        return []
+
+    def _button(self, name: str) -> list[Decision]:
+        if name in CLOCKS:
+            return self.inference.clock_pressed(CLOCKS[name])
+        if name == "roll":
+            roll = A.simple(A.ROLL)
+            if self.game.variant.is_legal(self.game.state, roll):
+                return [Recognised((roll,))]
+            return []
+        if self._choice is not None and name in ("back", "confirm"):
+            return self._choice_button(name)
+        return self.inference.promotion_button(name)
+
+    def _choice_button(self, name: str) -> list[Decision]:
+        """Buttons step through an off-board choice (a revealed zombie pawn's promotion)."""
+        assert self._choice is not None
+        options, index = self._choice
+        if name == "back":
+            self._choice = (options, (index + 1) % len(options))
+            self._prompt_choice()
+            return []
+        self._choice = None
+        return [Recognised((options[index],))]
+
+    def _prompt_choice(self) -> None:
+        assert self._choice is not None
+        options, index = self._choice
+        texts = [self.game.variant.format_action(a) for a in options[index:] + options[:index]]
+        self._emit(Update("prompt", "choose with back / confirm: " + " ".join(texts),
+                          self.game.state))
+
+    def _square(self, text: str) -> int:
+        layout = self.game.variant.layout
+        if layout.has_square(text):
+            return layout.square(text)
+        if text not in self.stats.unknown_squares:
+            self.stats.unknown_squares.add(text)
+            self._emit(Update("note", f"square {text} is not part of {self.game.variant.name}; "
+                                      "ignored", self.game.state))
+        return -1
+
+    # ------------------------------------------------------------------ decisions
+
+    def _handle(self, decisions: list[Decision]) -> None:
+        for decision in decisions:
+            if isinstance(decision, Recognised):
+                self._apply(decision.actions)
+            elif isinstance(decision, Problem):
+                self.stats.problems += 1
+                if self.clock is not None:
+                    self.clock.pause(ILLEGAL_POSITION)
+                self._emit(Update("problem", decision.text, self.game.state, problem=decision))
+            elif isinstance(decision, Correction):
+                self.stats.corrections += 1
+                self._emit(Update("correction", self._correction_text(decision),
+                                  self.game.state, correction=decision))
+            elif isinstance(decision, BoardGood):
+                if self.clock is not None:
+                    self.clock.resume(ILLEGAL_POSITION)
+                self._emit(Update("good", "the board matches the game again", self.game.state))
+            elif isinstance(decision, PromotionPending):
+                options = " ".join(decision.options)
+                self._emit(Update("prompt", f"Promote to? {options} (confirm / back)",
+                                  self.game.state))
+
+    def _apply(self, actions: tuple[Action, ...]) -> None:
+        for action in actions:
+            try:
+                played = self.game.play(action)
+            except RefereeError as err:  # the inference and the rules disagree: never guess
+                self._emit(Update("note", f"internal: {err}", self.game.state))
+                self.inference.set_state(self.game.state)
+                return
+            self._after_play(played)
+
+    def _after_play(self, played: Played) -> None:
+        self._record(played)
+        self._drive_clock(played)
+        self.stats.actions += 1
+        self.inference.set_state(self.game.state)
+        self._emit(Update("action", self._public(played), self.game.state, played=played,
+                          events=played.events))
+        self._offer_private()
+
+    def _offer_private(self) -> None:
+        """Feed queued private choices while the game waits for one; else say who must act."""
+        legal = self.game.legal()
+        if not legal or any(a.kind in (A.MOVE, A.HOME, A.SPAWN, A.DROP, A.ROLL, A.PASS, A.END)
+                            for a in legal):
+            return
+        if self.private:
+            self.private_action(self.private.pop(0))
+            return
+        if all(a.kind == A.PROMOTE for a in legal):  # shown on the shared display: public
+            self._choice = (list(legal), 0)
+            self._prompt_choice()
+            return
+        who = COLOUR_NAMES[self.game.state.to_act]
+        kinds = "/".join(sorted({a.kind for a in legal}))
+        self._emit(Update("prompt", f"waiting for {who}'s private choice ({kinds})",
+                          self.game.state))
+
+    def _record(self, played: Played) -> None:
+        if self.journal is not None:
+            self.journal.write(played)
+
+    def _drive_clock(self, played: Played) -> None:
+        """A recognised action means the board is right again; a passed turn presses."""
+        if self.clock is None:
+            return
+        self.clock.resume(ILLEGAL_POSITION)
+        state = self.game.state
+        before = state.parent
+        if self.game.outcome.result != "*":
+            self.clock.stop()
+        elif before is not None and state.turn != before.turn:
+            self.clock.press(before.turn)
+
+    def _public(self, played: Played) -> str:
+        """The action as everyone may see it (a burial square stays secret)."""
+        return self.game.variant.public_action_text(played.action)
+
+    def _correction_text(self, correction: Correction) -> str:
+        name = self.game.variant.layout.name
+        parts = []
+        if correction.to_fill:
+            parts.append("put a piece on " + " ".join(name(s) for s in correction.to_fill))
+        if correction.to_empty:
+            parts.append("remove the piece from " + " ".join(name(s) for s in correction.to_empty))
+        if correction.swap:
+            parts.append("wrong piece on " + " ".join(name(s) for s in correction.swap))
+        return "; ".join(parts)
+
+    def _emit(self, update: Update) -> None:
+        for subscriber in self.subscribers:
+            subscriber(update)
+
+    def start(self) -> None:
+        """Start White's clock; announce any private choice the game waits for at once."""
+        if self.clock is not None:
+            self.clock.start(WHITE)
+        self._offer_private()

@@ -1,0 +1,56 @@
+"""The variants, registered by name.
+
+The registry is a constant map from name to ``"module:Class"``; a variant's module is imported
+only when it is first asked for, so importing :mod:`referee` loads no rules at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from importlib import import_module
+from typing import Any, Final
+
+from referee.rules.errors import UnknownVariantError, VariantNotImplementedError
+from referee.rules.variant import Variant
+
+VARIANTS: Final[Mapping[str, str]] = {
+    "standard": "referee.rules.variants.standard:Standard",
+    "deadmans": "referee.rules.variants.deadmans:DeadMans",
+    "ghost": "referee.rules.variants.ghost:Ghost",
+    "die": "referee.rules.variants.die:Die",
+    "afterlife": "referee.rules.variants.afterlife:Afterlife",
+    "zombie": "referee.rules.variants.zombie:Zombie",
+    "masquerade": "referee.rules.variants.masquerade:Masquerade",
+}
+
+
+def variant_class(name: str) -> type[Variant]:
+    """The class of the variant called ``name``.
+
+    Raises:
+        UnknownVariantError: no variant has that name.
+        VariantNotImplementedError: the variant is known but its rules are not built yet.
+    """
+    target = VARIANTS.get(name.strip().lower())
+    if target is None:
+        known = ", ".join(VARIANTS)
+        raise UnknownVariantError(f"unknown variant {name!r} (known: {known})")
+    module_name, _, class_name = target.partition(":")
+    try:
+        module = import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name != module_name:
+            raise
+        raise VariantNotImplementedError(
+            f"variant {name!r} is not implemented yet in this build") from None
+    cls: type[Variant] = getattr(module, class_name)
+    return cls
+
+
+def make_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant:
+    """A ready variant: ``make_variant("deadmans", {"dmc.pawn_home": "original_file"})``.
+
+    Raises:
+        UnknownVariantError, VariantNotImplementedError, OptionError.
+    """
+    return variant_class(name)(options)

@@ -1,0 +1,562 @@
+"""Ghost Chess (RULINGS.md §2): captured pieces haunt the coordinate labels round the board.
+
+Two geometries over the same squares: living pieces play FIDE chess on the 8x8 (``self.geo``,
+plane ``board``, a1 = (0, 0)), ghosts move on the extended 10x10 plane ``ext`` (a1 = (1, 1),
+ring cells at x or y = 0 or 9, see :mod:`referee.rules.variants.ghost_board`).
+
+Turn order: a capture whose victim has more than one possible ghost cell (or promotes as it
+spawns) leaves ``turn`` with the capturer and hands ``to_act`` to the victim's owner, who must
+play ``spawn=CELL`` (``spawn=CELL=Q``); only then does the turn pass to the victim's owner. With
+one possible cell the ghost appears at once; with none the piece leaves the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from referee.rules import actions as A
+from referee.rules.actions import Action
+from referee.rules.errors import NotationError, OptionError, RecordError
+from referee.rules.events import (
+    Announcement,
+    Captured,
+    GameEvent,
+    Moved,
+    Placed,
+    Prompt,
+    Removed,
+)
+from referee.rules.geometry import Geometry, Layout, Region, standard_board
+from referee.rules.pieces import (
+    BLACK,
+    CHESS_KIND_BY_LETTER,
+    COLOUR_NAMES,
+    KING,
+    PAWN,
+    WHITE,
+    code,
+)
+from referee.rules.rng import seed_state
+from referee.rules.state import State
+from referee.rules.variant import BOOL, OptionSpec, Outcome, draw, win_for
+from referee.rules.variants.chesslike import START_FEN, ChessLike
+from referee.rules.variants.ghost_board import (
+    PLANE,
+    GhostRules,
+    GhostTables,
+    board_lines,
+    cell_list,
+    check_edge_ring,
+    check_two_sides,
+    ring_cells,
+)
+
+KIND_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
+#: Board squares in FEN order (rank 8 first); a board square's index is rank * 8 + file.
+FEN_ORDER = tuple(sq for rank in range(7, -1, -1) for sq in range(rank * 8, rank * 8 + 8))
+FEN_RUNS = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
+FEN_EXPAND = str.maketrans({str(n): "1" * n for n in range(2, 10)})
+_CASTLE_LETTERS = "KQkq"
+
+
+class GhostState(State):
+    """A Ghost Chess state: the board (living pieces and ghosts) plus a pending spawn.
+
+    ``pending`` is the piece code waiting for its owner to choose a ghost cell (0 if none),
+    ``pending_from`` the square it was captured on (its spawn distances are measured from there),
+    ``pending_id`` its identity.
+    """
+
+    __slots__ = ("pending", "pending_from", "pending_id")
+
+    pending: int
+    pending_from: int
+    pending_id: int
+
+    def __init__(self, size: int, turn: int, rng: int) -> None:
+        super().__init__(size, turn, rng)
+        self.pending = 0
+        self.pending_from = -1
+        self.pending_id = 0
+
+    def copy_extra(self, new: State) -> None:
+        assert isinstance(new, GhostState)
+        new.pending = self.pending
+        new.pending_from = self.pending_from
+        new.pending_id = self.pending_id
+
+
+class Ghost(ChessLike):
+    """Ghost Chess: FIDE chess on the 8x8 plus ghosts on the edge ring (RULINGS.md §2).
+
+    Raises (constructor): OptionError for unknown keys, bad values or a custom ring without
+    cells.
+    """
+
+    name = "ghost"
+    title = "Ghost Chess"
+    option_specs: ClassVar = (
+        OptionSpec("ghost.edge_ring", "full",
+                   "which ring cells exist: full (32), two_sided (16), custom, or a list of cells",
+                   check=check_edge_ring),
+        OptionSpec("ghost.two_sided_edges", "bottom,left",
+                   "the two printed sides when edge_ring=two_sided", check=check_two_sides),
+        OptionSpec("ghost.custom_cells", [], "the ring cells when edge_ring=custom",
+                   check=cell_list),
+        OptionSpec("ghost.spawn_capture_friendly", False,
+                   "a spawning piece may take a friendly ghost on its cell", BOOL),
+        OptionSpec("ghost.bishop_diagonal_edge_to_edge", True,
+                   "a ghost bishop may cross diagonally from edge to edge", BOOL),
+        OptionSpec("ghost.knight_edge_L", False,
+                   "a ghost knight may L-jump from one edge cell to another", BOOL),
+        OptionSpec("ghost.far_row_promotes", True,
+                   "a ghost pawn on the far row (White y=9, Black y=0) promotes", BOOL),
+    )
+
+    def build_layout(self) -> Layout:
+        try:
+            ring = ring_cells(self.options)
+        except ValueError as err:
+            raise OptionError(str(err)) from None
+        return Layout([Region("board", standard_board(), implicit=True),
+                       Region("ring", ring, implicit=True)])
+
+    def __init__(self, options: dict[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self.board_squares = self.layout.region_squares["board"]
+        self.ring = self.layout.region_squares["ring"]
+        coords = {sq: (PLANE, x + 1, y + 1) for sq in self.board_squares
+                  for _p, x, y in (self.geo.coords(sq),)}
+        self.ext = Geometry.build(self.layout, range(self.layout.size), coords)
+        rules = GhostRules(self.options["ghost.bishop_diagonal_edge_to_edge"],
+                           self.options["ghost.knight_edge_L"],
+                           self.options["ghost.far_row_promotes"])
+        self.tables = GhostTables(self.ext, self.ring, rules, self.promo_letters)
+        self.lines = board_lines(self.geo, self.board_squares)
+        self.friendly_spawn_capture: bool = self.options["ghost.spawn_capture_friendly"]
+        # Board square index = rank * 8 + file and the ring follows: the fast paths rely on it.
+        assert self.board_squares == tuple(range(64))
+        self.ring_start = 64
+        self.names = [cell.text for cell in self.layout.cells]
+        self.ring_by_name = {self.names[sq]: sq for sq in self.ring}
+        self.codes = {self.piece_letter(p): p for p in
+                      (code(k, c) for k in range(PAWN, KING + 1) for c in (WHITE, BLACK))}
+        self.letters = [""] * 48
+        for letter, piece in self.codes.items():
+            self.letters[piece] = letter
+        self.fen_letters = [letter or "1" for letter in self.letters]
+
+    # ------------------------------------------------------------------ generation
+
+    def initial_state(self, seed: int = 0) -> State:
+        return self.from_position(START_FEN, seed)
+
+    def generate(self, state: State) -> list[Action]:
+        assert isinstance(state, GhostState)
+        if state.pending:
+            return self.spawn_choices(state.board, state.pending, state.pending_from)
+        out = self.rules.legal_moves(state.board, state.turn, state.castling, state.ep)
+        self._ghost_moves(state.board, state.turn, out)
+        return out
+
+    def _ghost_moves(self, board: list[int], us: int, out: list[Action]) -> None:
+        """Append the legal moves of ``us``'s ghosts (phasing: no ray is ever blocked).
+
+        Ring moves never change the living position, so they are legal unless ``us`` is in
+        check. A board capture is legal if it takes the king (the game ends) or if the king is
+        not attacked once the victim is gone.
+        """
+        tables = self.tables
+        first = self.ring_start
+        ring = board[first:]
+        if not any(ring):  # no ghost at all yet: the common case early in a game
+            return
+        mine = [sq for sq, p in enumerate(ring, first) if p and p >> 4 == us]
+        if not mine:
+            return
+        them = 3 - us
+        enemy_king = KING | them << 4
+        king = KING | us << 4
+        ksq = board.index(king) if king in board else -1  # kings live on the board only
+        checked = ksq >= 0 and self.rules.attacked(board, ksq, them)
+        append = out.append
+        for sq in mine:
+            steps, promos, caps = tables.moves(board[sq])
+            if not checked:
+                for t, action in steps[sq]:
+                    q = board[t]
+                    if not q or q >> 4 == them:
+                        append(action)
+                for t, actions in promos[sq]:
+                    q = board[t]
+                    if not q or q >> 4 == them:
+                        out.extend(actions)
+            for t, action in caps[sq]:
+                q = board[t]
+                if q and q >> 4 == them and (q == enemy_king or self._capture_is_safe(
+                        board, t, ksq, them, checked)):
+                    append(action)
+
+    def _capture_is_safe(self, board: list[int], victim: int, ksq: int, them: int,
+                         checked: bool) -> bool:
+        """Whether our king (on ``ksq``) is safe from living pieces once ``victim`` is gone."""
+        if ksq < 0 or (not checked and victim not in self.lines[ksq]):
+            return True
+        piece = board[victim]
+        board[victim] = 0
+        safe = not self.rules.attacked(board, ksq, them)
+        board[victim] = piece
+        return safe
+
+    def spawn_choices(self, board: list[int], piece: int, frm: int) -> list[Action]:
+        """The ``spawn=`` actions open to a ``piece`` captured on board square ``frm``.
+
+        The owner walks the ring by distance tiers (RULINGS §2.3, rows 3-7): a tier holding an
+        empty cell is the last one reachable; crowded cells before it may be passed; an enemy
+        ghost (or, with ``ghost.spawn_capture_friendly``, a friendly one) in a reachable tier may
+        be taken. A pawn landing on its promotion cells yields one action per promotion piece.
+        """
+        owner = piece >> 4
+        friendly = self.friendly_spawn_capture
+        cells: list[int] = []
+        for tier in self.tables.tiers(frm):
+            open_cell = False
+            for cell in tier:
+                q = board[cell]
+                if not q:
+                    open_cell = True
+                    cells.append(cell)
+                elif q >> 4 != owner or friendly:
+                    cells.append(cell)
+            if open_cell:
+                break
+        promo = self.tables.promo_cells[owner] if piece & 15 == PAWN else frozenset()
+        out: list[Action] = []
+        for cell in cells:
+            if cell in promo:
+                out.extend(Action(A.SPAWN, -1, cell, letter) for letter in self.promo_letters)
+            else:
+                out.append(Action(A.SPAWN, -1, cell))
+        return out
+
+    # ------------------------------------------------------------------ execution
+
+    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+        new = state.copy()
+        assert isinstance(new, GhostState)
+        if action.kind == A.SPAWN:
+            piece, ident = new.pending, new.pending_id
+            new.pending, new.pending_from, new.pending_id = 0, -1, 0
+            self._spawn(new, piece, ident, action, events)
+        elif self.tables.is_ring[action.frm]:
+            self._ghost_move(new, action, events)
+        else:
+            record = self.rules.make_move(new, action)
+            if events is not None:
+                self.move_events(action, record.piece, record.captured, record.captured_on,
+                                 events)
+            if record.captured:
+                self._captured(new, record.captured, record.captured_id, record.captured_on,
+                               events)
+        if not new.pending:
+            self.end_turn(new)
+        return new
+
+    def _ghost_move(self, st: GhostState, action: Action, events: list[GameEvent] | None) -> None:
+        """A ghost moves: along the ring (maybe taking an enemy ghost, maybe promoting), or onto
+        the board to capture, after which it leaves the game and its victim spawns."""
+        board, frm, to = st.board, action.frm, action.to
+        ghost = board[frm]
+        victim = board[to]
+        st.ep = -1
+        st.halfmove = 0 if victim else st.halfmove + 1
+        if events is not None:
+            self._ghost_move_events(action, ghost, victim, events)
+        if self.tables.is_ring[to]:
+            if victim:
+                st.removed += (victim,)
+            st.shift(frm, to)
+            if action.promo:
+                board[to] = code(CHESS_KIND_BY_LETTER[action.promo], ghost >> 4)
+            return
+        st.clear(frm)
+        st.removed += (ghost,)
+        victim, ident = st.clear(to)
+        st.castling &= self.rules.keep[to]  # a rook or king taken at home loses its rights
+        if victim & 15 != KING:
+            self._captured(st, victim, ident, to, events)
+
+    def _captured(self, st: GhostState, piece: int, ident: int, frm: int,
+                  events: list[GameEvent] | None) -> None:
+        """A living piece was captured on ``frm``: spawn it, or wait for its owner's choice."""
+        choices = self.spawn_choices(st.board, piece, frm)
+        if len(choices) == 1:
+            self._spawn(st, piece, ident, choices[0], events)
+        elif not choices:
+            st.removed += (piece,)
+            if events is not None:
+                events.append(Removed(f"No ghost cell is free: {self._named(piece)} leaves the "
+                                      "game", piece=self.piece_letter(piece),
+                                      square=self.layout.name(frm), reason="no ghost cell"))
+        else:
+            st.pending, st.pending_from, st.pending_id = piece, frm, ident
+            st.to_act = piece >> 4
+            if events is not None:
+                who = COLOUR_NAMES[piece >> 4].capitalize()
+                texts = tuple(self.format_action(a) for a in choices)
+                events.append(Prompt(f"{who} chooses where the ghost {KIND_NAMES[piece & 15]} "
+                                     "appears", colour=piece >> 4, kind="spawn", options=texts))
+
+    def _spawn(self, st: GhostState, piece: int, ident: int, action: Action,
+               events: list[GameEvent] | None) -> None:
+        """Put the ghost of ``piece`` on the chosen cell, taking a ghost that stands there."""
+        cell = action.to
+        crowd = st.board[cell]
+        if crowd:
+            st.removed += (crowd,)
+        if action.promo:
+            piece = code(CHESS_KIND_BY_LETTER[action.promo], piece >> 4)
+        st.place(cell, piece, ident)
+        if events is not None:
+            name = self.layout.name(cell)
+            if crowd:
+                events.append(Removed(f"Ghost {self._named(crowd)} on {name} is destroyed",
+                                      piece=self.piece_letter(crowd), square=name,
+                                      reason="spawn capture"))
+            events.append(Placed(f"Ghost {self._named(piece)} appears on {name}",
+                                 piece=self.piece_letter(piece), square=name, reason="ghost"))
+
+    def _ghost_move_events(self, action: Action, ghost: int, victim: int,
+                           events: list[GameEvent]) -> None:
+        name = self.layout.name
+        frm, to = name(action.frm), name(action.to)
+        events.append(Moved(f"Ghost {self._named(ghost)} {frm}-{to}",
+                            piece=self.piece_letter(ghost), frm=frm, to=to))
+        if action.promo:
+            kind = KIND_NAMES[CHESS_KIND_BY_LETTER[action.promo]]
+            events.append(Announcement(f"Ghost pawn promotes to {kind} on {to}"))
+        if victim and self.tables.is_ring[action.to]:
+            events.append(Removed(f"Ghost {self._named(victim)} on {to} is destroyed",
+                                  piece=self.piece_letter(victim), square=to,
+                                  reason="ghost capture"))
+        elif victim:
+            events.append(Captured(f"{self._named(victim).capitalize()} captured on {to}",
+                                   piece=self.piece_letter(victim), square=to))
+            if victim & 15 == KING:
+                events.append(Announcement("Ghost takes the king"))
+            events.append(Removed(f"Ghost {self._named(ghost)} vanishes",
+                                  piece=self.piece_letter(ghost), square=to, reason="sacrifice"))
+
+    @staticmethod
+    def _named(piece: int) -> str:
+        return f"{COLOUR_NAMES[piece >> 4]} {KIND_NAMES[piece & 15]}"
+
+    # ------------------------------------------------------------------ outcome
+
+    def in_check(self, state: State) -> bool:
+        """Whether the side that moves next is in check from living pieces (ghosts never give
+        check). While a spawn choice is pending that is the chooser (``to_act``), who moves
+        right after choosing; the capturer cannot be in check then."""
+        return self.rules.in_check(state.board, state.to_act)
+
+    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
+        board = state.board
+        for colour in (WHITE, BLACK):
+            if KING | colour << 4 not in board:
+                return win_for(3 - colour, "a ghost captured the king")
+        if not legal:
+            if self.in_check(state):
+                return win_for(3 - state.turn, "checkmate")
+            return draw("stalemate")
+        if not self._has_ghosts(state) and self.insufficient_material(state):
+            return draw("insufficient material")  # a ghost can always still take a king
+        return self.standard_draws(state)
+
+    def _has_ghosts(self, state: State) -> bool:
+        """Whether a ghost stands on the ring (or is about to spawn)."""
+        assert isinstance(state, GhostState)
+        board = state.board
+        return bool(state.pending) or any(board[self.ring_start:])
+
+    def position_key(self, state: State) -> tuple[Any, ...]:
+        assert isinstance(state, GhostState)
+        ep = state.ep if self.rules.ep_capturable(state.board, state.turn, state.ep) else -1
+        return (tuple(state.board), state.turn, state.to_act, state.castling, ep,
+                state.pending, state.pending_from)
+
+    def why_move_illegal(self, state: State, action: Action) -> str:
+        frm = action.frm
+        if not (0 <= frm < self.layout.size and self.tables.is_ring[frm]):
+            return super().why_move_illegal(state, action)
+        piece = state.board[frm]
+        if not piece:
+            return f"there is no ghost on {self.layout.name(frm)}"
+        if piece >> 4 != state.to_act:
+            return f"the ghost on {self.layout.name(frm)} is not {COLOUR_NAMES[state.to_act]}'s"
+        target = state.board[action.to] if 0 <= action.to < self.layout.size else 0
+        if not self.tables.is_ring[action.to] and not (target and target >> 4 != piece >> 4):
+            return "a ghost may enter the board only to capture an enemy piece"
+        if self.in_check(state):
+            return "it does not get the king out of check"
+        return "that ghost cannot move there"
+
+    # ------------------------------------------------------------------ positions
+
+    def position(self, state: State, private: bool = True) -> str:
+        """``BOARD GHOSTS SIDE CASTLING EP HALFMOVE FULLMOVE PENDING REMOVED``.
+
+        BOARD..FULLMOVE are FEN with the ghosts field inserted after the board: ``-`` or
+        comma-separated letter+cell (``qi4,Pz5``). PENDING is ``-`` or the piece waiting for its
+        ghost cell and the square it was captured on (``p@d5``). REMOVED lists the letters of the
+        pieces gone for good in the order they left (``-`` if none).
+        """
+        assert isinstance(state, GhostState)
+        board, letters, names = state.board, self.letters, self.names
+        filled = self.fen_letters  # "1" for an empty square, then runs of 1s become counts
+        chars = [filled[board[sq]] for sq in FEN_ORDER]
+        for at in (56, 48, 40, 32, 24, 16, 8):
+            chars.insert(at, "/")
+        placement = "".join(chars)
+        for run, count in FEN_RUNS:
+            placement = placement.replace(run, count)
+        ghosts = ",".join(letters[board[sq]] + names[sq] for sq in self.ring if board[sq]) or "-"
+        castling = "".join(c for i, c in enumerate(_CASTLE_LETTERS) if state.castling >> i & 1)
+        pending = "-"
+        if state.pending:
+            pending = f"{letters[state.pending]}@{names[state.pending_from]}"
+        removed = "".join(letters[p] for p in state.removed) or "-"
+        return (f"{placement} {ghosts} {'w' if state.turn == WHITE else 'b'} "
+                f"{castling or '-'} {names[state.ep] if state.ep >= 0 else '-'} "
+                f"{state.halfmove} {state.fullmove} {pending} {removed}")
+
+    def from_position(self, text: str, seed: int = 0) -> State:
+        """A state from :meth:`position` text; a plain 6-field FEN (no ghosts) and the 7-field
+        form without PENDING and REMOVED are accepted too.
+
+        Raises:
+            RecordError: naming the field that is wrong.
+        """
+        fields = text.split()
+        if len(fields) == 6:
+            fields = [fields[0], "-", *fields[1:], "-", "-"]
+        elif len(fields) == 7:
+            fields += ["-", "-"]
+        if len(fields) != 9:
+            raise RecordError(f"a Ghost Chess position has 9 fields, not {len(fields)}: {text!r}")
+        st = GhostState(self.layout.size, WHITE, seed_state(seed))
+        self._place_board(st, fields[0])
+        self._place_ghosts(st, fields[1])
+        self._read_fen_tail(st, fields[2:7], text)
+        self._read_pending(st, fields[7])
+        st.removed = tuple(self._letter_code(ch) for ch in fields[8] if fields[8] != "-")
+        return st
+
+    def _place_board(self, st: GhostState, placement: str) -> None:
+        rows = placement.translate(FEN_EXPAND).split("/")  # one character per square
+        if len(rows) != 8:
+            raise RecordError(f"board field needs 8 ranks, has {len(rows)}")
+        board, ids, codes = st.board, st.ids, self.codes
+        for i, row in enumerate(rows):
+            if len(row) != 8:
+                raise RecordError(f"rank {8 - i} of {placement!r} does not have 8 squares")
+            base = (7 - i) * 8
+            for x, ch in enumerate(row):
+                if ch != "1":
+                    piece = codes.get(ch, 0)
+                    if not piece:
+                        raise RecordError(f"bad piece {ch!r} in board field {placement!r}")
+                    board[base + x], ids[base + x] = piece, st.next_id
+                    st.next_id += 1
+
+    def _place_ghosts(self, st: GhostState, field: str) -> None:
+        if field == "-":
+            return
+        for item in field.split(","):
+            piece = self._letter_code(item[:1])
+            sq = self.ring_by_name.get(item[1:], -1)
+            if sq < 0 or piece & 15 == KING:
+                raise RecordError(f"ghost {item!r}: ghosts are non-king pieces on ring cells")
+            st.place(sq, piece)
+
+    def _read_fen_tail(self, st: GhostState, fields: list[str], text: str) -> None:
+        side, castling, ep, halfmove, fullmove = fields
+        if side not in ("w", "b"):
+            raise RecordError(f"side to move must be w or b, not {side!r}")
+        st.turn = st.to_act = WHITE if side == "w" else BLACK
+        if castling != "-" and set(castling) - set(_CASTLE_LETTERS):
+            raise RecordError(f"bad castling field {castling!r}")
+        st.castling = sum(1 << i for i, c in enumerate(_CASTLE_LETTERS) if c in castling)
+        try:
+            st.ep = -1 if ep == "-" else self.layout.square(ep)
+            st.halfmove, st.fullmove = int(halfmove), int(fullmove)
+        except (NotationError, ValueError) as err:
+            raise RecordError(f"bad position {text!r}: {err}") from None
+
+    def _read_pending(self, st: GhostState, field: str) -> None:
+        if field == "-":
+            return
+        letter, at, square = field.partition("@")
+        piece = self._letter_code(letter)
+        try:
+            frm = self.layout.square(square)
+        except NotationError:
+            raise RecordError(f"pending spawn {field!r}: no square {square!r}") from None
+        if not at or self.tables.is_ring[frm] or piece & 15 == KING or piece >> 4 == st.turn:
+            raise RecordError(f"pending spawn {field!r}: needs an opponent's non-king piece "
+                              "and the board square it was captured on")
+        st.pending, st.pending_from, st.pending_id = piece, frm, st.next_id
+        st.next_id += 1
+        st.to_act = piece >> 4
+
+    def _letter_code(self, letter: str) -> int:
+        piece = self.codes.get(letter, 0)
+        if not piece:
+            raise RecordError(f"{letter!r} is not a piece letter")
+        return piece
+
+    # ------------------------------------------------------------------ drawing and views
+
+    def render(self, state: State, viewer: int | None = None) -> str:
+        """The 8x8 inside its ring: ring cells are ``:`` when empty (blank if they do not exist
+        under ``ghost.edge_ring``), ghosts are piece letters on the ring."""
+        assert isinstance(state, GhostState)
+        frame = "   z  a b c d e f g h  i"
+        lines = [frame]
+        for y in range(9, -1, -1):
+            cells = []
+            for x in range(10):
+                sq = self.ext.at(PLANE, x, y)
+                if sq < 0:
+                    cells.append(" ")
+                elif state.board[sq]:
+                    cells.append(self.piece_letter(state.board[sq]))
+                else:
+                    cells.append(":" if self.tables.is_ring[sq] else ".")
+            inner = " ".join(cells[1:9])
+            lines.append(f"{y}  {cells[0]}  {inner}  {cells[9]}  {y}".rstrip())
+        lines.append(frame)
+        lines.extend(self._status_lines(state))
+        return "\n".join(lines)
+
+    def _status_lines(self, state: GhostState) -> list[str]:
+        out = []
+        if state.pending:
+            out.append(f"Waiting: {COLOUR_NAMES[state.pending >> 4]} places the ghost of its "
+                       f"{KIND_NAMES[state.pending & 15]} captured on "
+                       f"{self.layout.name(state.pending_from)}")
+        if state.removed:
+            out.append("Gone for good: " + " ".join(self.piece_letter(p) for p in state.removed))
+        out.append(self.status_line(state))
+        return out
+
+    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+        assert isinstance(state, GhostState)
+        data = super().view(state, viewer)
+        data["ring"] = [self.layout.name(sq) for sq in self.ring]
+        data["ghosts"] = {self.layout.name(sq): self.piece_letter(state.board[sq])
+                          for sq in self.ring if state.board[sq]}
+        data["pending_spawn"] = None if not state.pending else {
+            "piece": self.piece_letter(state.pending),
+            "captured_on": self.layout.name(state.pending_from),
+        }
+        return data

@@ -1,0 +1,25 @@
+"""Standard chess (FIDE Laws) on the shared engine: the reference every variant builds on."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from referee.rules.variant import BOOL, OptionSpec
+from referee.rules.variants.chesslike import ChessLike
+
+
+class Standard(ChessLike):
+    """FIDE chess: castling, en passant, promotion, check, mate, stalemate, the draw rules.
+
+    Threefold repetition and the 50-move rule end the game automatically (a referee on a
+    physical board has no arbiter to claim them from); both can be switched off.
+    """
+
+    name = "standard"
+    title = "Standard chess"
+    fifty_option = "standard.fifty_move"
+    repetition_option = "standard.repetition_draw"
+    option_specs: ClassVar = (
+        OptionSpec(fifty_option, True, "the 50-move rule ends the game in a draw", BOOL),
+        OptionSpec(repetition_option, True, "threefold repetition ends the game in a draw", BOOL),
+    )

@@ -1,0 +1,718 @@
+"""Zombie Chess (Don Kirkby), exactly as RULINGS.md §5 rules it.
+
+Standard chess with checkmate. The capturer secretly buries each captured piece under a square
+holding one of its own pieces (``bury=SQUARE``); when the mover's piece later leaves a square
+with a burial, the buried piece comes back there as a *zombie* (a coin under it). Zombies must
+move every turn of their owner or rot (go to the dust bin); several zombies form a horde that
+moves together, one zombie after another, ended by ``end``.
+
+A turn as a sequence of actions (default ``zombie.turn_mode=either_or``):
+
+* one normal move (a non-zombie piece): the moves of the turn are over; or
+* a zombie move: while other zombies of the horde have not moved, the turn stays open and the
+  player moves another one of them or plays ``end``; once every zombie of the horde has moved
+  (with exactly one zombie: at once) the moves are over;
+* then, in this order, the referee checks every square the mover left for a reveal, the owners
+  of revealed pawns on their last rank choose their piece (``promote=a8=Q``, made by the pawn's
+  owner, who may be the opponent), the mover buries each piece captured this turn
+  (``bury=c6``, made by the capturer), and the mover's unmoved zombies rot; then the other side
+  moves.
+
+With ``zombie.turn_mode=normal_plus_zombies`` the turn is the normal move followed by any of the
+horde's zombies and ``end`` (zombies only when no normal move can start a legal turn).
+
+Hidden information: each burial map is known to its burier and the referee only. The legality
+of a player's actions depends on the board and the player's *own* burials only (rule 2a), never
+on the opponent's (2b): that keeps the referee's yes/no from leaking the opponent's secret.
+Squares are global indices, ``rank * 8 + file`` (a1 = 0, h8 = 63).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, NamedTuple, cast
+
+from referee.rules import actions as A
+from referee.rules.actions import Action
+from referee.rules.chesscore import SLIDES
+from referee.rules.events import (
+    Announcement,
+    GameEvent,
+    Marker,
+    Moved,
+    Placed,
+    Prompt,
+    Removed,
+)
+from referee.rules.pieces import (
+    BISHOP,
+    BLACK,
+    CHESS_KIND_BY_LETTER,
+    COLOUR_NAMES,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
+    code,
+)
+from referee.rules.state import State
+from referee.rules.variant import BOOL, ONGOING, OptionSpec, Outcome, draw, win_for
+from referee.rules.variants.chesslike import START_FEN
+from referee.rules.variants.zombie_state import (
+    CHOOSE,
+    OPEN,
+    START,
+    Burials,
+    ZombieState,
+    add_burial,
+    bits,
+    buried_at,
+    remove_burial,
+)
+from referee.rules.variants.zombie_text import ZombieText
+
+TURN_MODE = "zombie.turn_mode"
+OPPONENT_REVEAL = "zombie.legality_includes_opponent_reveal"
+DOUBLE_STEP = "zombie.zombie_pawn_double_step"
+CAPTURED_ZOMBIE = "zombie.captured_zombie"
+EACH_STEP = "zombie.horde_check_each_step"
+
+PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
+END = A.simple(A.END)
+
+
+def _between(a: int, b: int) -> int:
+    """Bit set of the squares strictly between ``a`` and ``b`` (a1 = 0) on a rank, file or
+    diagonal, or 0 when they share none."""
+    dx, dy = (b & 7) - (a & 7), (b >> 3) - (a >> 3)
+    if a == b or (dx and dy and abs(dx) != abs(dy)):
+        return 0
+    step = (dy > 0) - (dy < 0), (dx > 0) - (dx < 0)
+    mask, sq = 0, a + 8 * step[0] + step[1]
+    while sq != b:
+        mask |= 1 << sq
+        sq += 8 * step[0] + step[1]
+    return mask
+
+
+#: BETWEEN[a][b]: the squares strictly between a and b on a line (constant tables, 8x8 board)
+BETWEEN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_between(a, b) for b in range(64)) for a in range(64))
+#: LINES[sq]: the squares on a rank, file or diagonal through sq
+LINES: tuple[int, ...] = tuple(
+    sum(1 << b for b in range(64)
+        if b != a and ((b & 7) == (a & 7) or b >> 3 == a >> 3
+                       or abs((b & 7) - (a & 7)) == abs((b >> 3) - (a >> 3))))
+    for a in range(64))
+
+
+class _Trial(NamedTuple):
+    """What a legality trial of the mover needs: its colour, king square and burial maps.
+
+    ``opp`` is the opponent's map only with ``legality_includes_opponent_reveal=true``.
+    """
+
+    us: int
+    ksq: int
+    own: dict[int, int]
+    opp: dict[int, int] | None
+
+
+class Zombie(ZombieText):
+    """Zombie Chess: secret burials, reveals, hordes and rot on the standard 8x8 board."""
+
+    name = "zombie"
+    title = "Zombie Chess"
+    option_specs: ClassVar = (
+        OptionSpec(TURN_MODE, "either_or",
+                   "a turn is a normal move OR zombie moves (normal_plus_zombies: both)",
+                   ("either_or", "normal_plus_zombies")),
+        OptionSpec(OPPONENT_REVEAL, False,
+                   "legality counts the opponent's burials revealing the mover's zombies (leaks)",
+                   BOOL),
+        OptionSpec(DOUBLE_STEP, True, "a zombie pawn on its 2nd rank may double-step", BOOL),
+        OptionSpec(CAPTURED_ZOMBIE, "rebury", "a captured zombie is buried again, or destroyed",
+                   ("rebury", "dust_bin")),
+        OptionSpec(EACH_STEP, False,
+                   "king safety after every zombie move of a horde, not only after the turn",
+                   BOOL),
+    )
+
+    def __init__(self, options: dict[str, Any] | None = None) -> None:
+        super().__init__(options)
+        o = self.options
+        self.either_or: bool = o[TURN_MODE] == "either_or"
+        self.opp_reveal: bool = o[OPPONENT_REVEAL]
+        self.double_step: bool = o[DOUBLE_STEP]
+        self.rebury: bool = o[CAPTURED_ZOMBIE] == "rebury"
+        self.each_step: bool = o[EACH_STEP]
+        #: the rank where each colour's pawns promote, as a bit set
+        self.last_rank = {WHITE: 0xFF << 56, BLACK: 0xFF}
+        self.lines = LINES
+        self.between = BETWEEN
+
+    # ------------------------------------------------------------------ start
+
+    def initial_state(self, seed: int = 0) -> State:
+        return self.from_position(START_FEN + " - - - -", seed)
+
+    # ------------------------------------------------------------------ legal actions
+
+    def generate(self, state: State) -> list[Action]:
+        st = cast(ZombieState, state)
+        if st.phase == CHOOSE:
+            return self._choices(st)
+        if st.phase == OPEN:
+            return self._open_actions(st)
+        return self._start_actions(st)
+
+    def _choices(self, st: ZombieState) -> list[Action]:
+        """Promotion of the first waiting revealed pawn, else the burial squares."""
+        if st.promos:
+            sq = st.promos[0]
+            return [Action(A.PROMOTE, -1, sq, letter) for letter in self.promo_letters]
+        return [Action(A.BURY, -1, sq) for sq in self.burial_squares(st, st.turn)]
+
+    def burial_squares(self, st: ZombieState, colour: int) -> list[int]:
+        """Squares where ``colour`` may bury: one of its pieces stands there (any piece, zombie
+        or king included, RULINGS 5.8 #9) and it has no burial there yet."""
+        board = st.board
+        taken = {sq for sq, _ in st.burials_of(colour)}
+        return [sq for sq in range(64) if board[sq] >> 4 == colour and sq not in taken]
+
+    def _trial_context(self, st: ZombieState) -> _Trial:
+        us = st.turn
+        # The opponent's map enters a legality test only with the CONFIG alternative: with the
+        # default the referee's verdict on a move must not depend on (and so cannot leak) it.
+        opp = dict(st.burials_of(3 - us)) if self.opp_reveal else None
+        return _Trial(us, self.rules.king_square(st.board, us), dict(st.burials_of(us)), opp)
+
+    def _start_actions(self, st: ZombieState) -> list[Action]:
+        ctx = self._trial_context(st)
+        if not st.horde:
+            return self._normal_moves(st, ctx, rot=0)
+        memo: dict[Any, bool] = {}
+        if self.either_or:
+            # A normal move ends the moves at once: the whole horde rots.
+            return self._normal_moves(st, ctx, rot=st.horde) + self._zombie_moves(
+                st, ctx, st.horde, (), st.ep, memo)
+        normal = self._normal_then_horde(st, ctx, memo)
+        return normal or self._zombie_moves(st, ctx, st.horde, (), st.ep, memo)
+
+    def _open_actions(self, st: ZombieState) -> list[Action]:
+        ctx = self._trial_context(st)
+        # After the turn's first move the opponent's en passant right has lapsed.
+        out = self._zombie_moves(st, ctx, st.horde, st.left, -1, {})
+        if self._safe_after(st.board, ctx, ctx.ksq, st.left, st.horde):
+            out.append(END)
+        return out
+
+    def _castling_rights(self, st: ZombieState) -> int:
+        """The castling rights, less any whose rook is a zombie (RULINGS 5.8 #14)."""
+        rights = st.castling
+        for rule in self.rules.castles[st.turn]:
+            if st.zombies >> rule.rook_from & 1:
+                rights &= ~rule.bit
+        return rights
+
+    def _trial_squares(self, st: ZombieState, ctx: _Trial) -> set[int]:
+        """Squares of the mover's non-zombie pieces whose leaving can reveal something that
+        counts for legality: its own burials (2a), and the opponent's with the option (2b)."""
+        board, us = st.board, ctx.us
+        found = {sq for sq in ctx.own if board[sq] >> 4 == us}
+        if ctx.opp is not None:
+            found |= {sq for sq in ctx.opp if board[sq] >> 4 == us}
+        return {sq for sq in found if not st.zombies >> sq & 1}
+
+    def _normal_moves(self, st: ZombieState, ctx: _Trial, rot: int) -> list[Action]:
+        """Moves of non-zombie pieces after which the moves may end: the king is safe after
+        the move, the reveals it causes (2a) and the rot of ``rot``.
+
+        Standard legality holds for every move except those leaving a square with a burial that
+        counts (tried on a board copy) and, when rot can open a line to the king, all of them.
+        """
+        board, us = st.board, ctx.us
+        legal = self.rules.legal_moves(board, us, self._castling_rights(st), st.ep)
+        trial = self._trial_squares(st, ctx)
+        rot_lines = bool(rot & self.lines[ctx.ksq])
+        if not trial and not rot:
+            return legal
+        out: list[Action] = []
+        tries: list[Action] = []
+        for m in legal:
+            if st.zombies >> m.frm & 1:
+                continue
+            castle = self.rules.castle_rule(m.frm, m.to, us) if m.frm == ctx.ksq else None
+            if m.frm in trial and castle is None:
+                continue  # tried below from the pseudo-legal list (a reveal may also block)
+            if (rot_lines or (rot and m.frm == ctx.ksq) or m.frm in trial
+                    or (castle is not None and castle.rook_from in trial)):
+                tries.append(m)
+            else:
+                out.append(m)
+        if trial:
+            tries.extend(self.rules.pseudo_moves(board, us, st.ep, sorted(trial)))
+        ksq = ctx.ksq
+        for m in tries:
+            king = m.frm == ksq
+            if self._safe_after(self._after(board, m, us), ctx, m.to if king else ksq,
+                                self._vacated(m, us) if king else (m.frm,), rot):
+                out.append(m)
+        return out
+
+    def _normal_then_horde(self, st: ZombieState, ctx: _Trial,
+                           memo: dict[Any, bool]) -> list[Action]:
+        """``normal_plus_zombies``: normal moves from which the horde can finish a legal turn."""
+        board, us = st.board, ctx.us
+        mine = [sq for sq in range(64) if board[sq] >> 4 == us and not st.zombies >> sq & 1]
+        castles = [m for m in self.rules.legal_moves(board, us, self._castling_rights(st), st.ep)
+                   if m.frm == ctx.ksq and self.rules.castle_rule(m.frm, m.to, us) is not None]
+        out = []
+        for m in self.rules.pseudo_moves(board, us, st.ep, mine) + castles:
+            after = self._after(board, m, us)
+            mctx = ctx._replace(ksq=m.to) if m.frm == ctx.ksq else ctx
+            left = self._vacated(m, us)
+            if self.each_step and not self._safe_after(after, mctx, mctx.ksq, left, 0):
+                continue
+            if self._completable(after, mctx, st.horde, left, memo):
+                out.append(m)
+        return out
+
+    def _zombie_moves(self, st: ZombieState, ctx: _Trial, horde: int, left: tuple[int, ...],
+                      ep: int, memo: dict[Any, bool]) -> list[Action]:
+        """Moves of the horde's unmoved zombies that can be part of a legal turn."""
+        out = []
+        for sq in bits(horde):
+            rest, left2 = horde & ~(1 << sq), left + (sq,)
+            for m in self._zombie_pseudo(st.board, sq, ctx.us, ep):
+                after = self._after(st.board, m, ctx.us)
+                if self.each_step and not self._safe_after(after, ctx, ctx.ksq, left2, 0):
+                    continue
+                if self._completable(after, ctx, rest, left2, memo):
+                    out.append(m)
+        return out
+
+    def _completable(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+                     memo: dict[Any, bool]) -> bool:
+        """Whether the turn can end legally from here: now (``end``, the rest of the horde
+        rotting), or after more zombie moves (RULINGS 5.8 #15: king safety is judged once the
+        whole turn is made, so a move is offered only if some way to finish the turn exists)."""
+        if self._safe_after(board, ctx, ctx.ksq, left, horde):
+            return True
+        if not horde:
+            return False
+        key = (tuple(board), horde, tuple(sorted(left)), ctx.ksq)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        memo[key] = False
+        if self._hopeless(board, ctx, horde, left):
+            return False
+        for sq in bits(horde):
+            rest, left2 = horde & ~(1 << sq), left + (sq,)
+            for m in self._zombie_pseudo(board, sq, ctx.us, -1):
+                after = self._after(board, m, ctx.us)
+                if self.each_step and not self._safe_after(after, ctx, ctx.ksq, left2, 0):
+                    continue
+                if self._completable(after, ctx, rest, left2, memo):
+                    memo[key] = True
+                    return True
+        return False
+
+    def _hopeless(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...]) -> bool:
+        """A sound proof that no order of moves of the ``horde`` zombies can end the turn with
+        the king safe (it prunes the search; False proves nothing).
+
+        Take the most open board the turn can reach: every horde zombie gone, the reveals of
+        ``left`` made (a revealed pawn on its last rank as a queen). An enemy piece attacking the
+        king there still attacks at the end unless a horde zombie captures it, or something
+        lands between: a zombie, or a reveal on a zombie's origin. If for some attacker no
+        zombie could do that even with every other zombie and enemy piece out of its way (the
+        mover's other pieces and the enemy king never move in a horde), the turn is lost.
+        """
+        us, them, ksq = ctx.us, 3 - ctx.us, ctx.ksq
+        pend = board[:]
+        for sq in bits(horde):
+            pend[sq] = 0
+        for v in left:
+            piece = 0 if board[v] else ctx.own.get(v, 0) or (ctx.opp or {}).get(v, 0)
+            if piece:
+                pend[v] = code(QUEEN, them) if piece >> 4 == them and piece & 15 == PAWN and \
+                    self.last_rank[them] >> v & 1 else piece
+        enemy_king, fixed = KING | them << 4, 0
+        for sq, p in enumerate(board):
+            if p and (p >> 4 == us or p == enemy_king):
+                fixed |= 1 << sq
+        fixed &= ~horde
+        reach = [(z, self._reach(board, z, us, fixed)) for z in bits(horde)]
+        buried = set(ctx.own) | set(ctx.opp or ())
+        for a in self._attackers(pend, ksq, them):
+            between = self.between[ksq][a]
+            need = between if pend[a] & 15 == KING else between | 1 << a
+            if not any(mask & need or (between >> z & 1 and z in buried) for z, mask in reach):
+                return True
+        return False
+
+    def _attackers(self, board: list[int], sq: int, by: int) -> list[int]:
+        """Squares of the pieces of colour ``by`` attacking ``sq`` on ``board``."""
+        r = self.rules
+        shift = by << 4
+        out = [t for t in r.knight[sq] if board[t] == KNIGHT | shift]
+        out += [t for t in r.king[sq] if board[t] == KING | shift]
+        out += [t for t in r.pawn_from[by][sq] if board[t] == PAWN | shift]
+        for d in range(8):
+            slider = (ROOK if d < 4 else BISHOP) | shift
+            for t in r.rays[d][sq]:
+                p = board[t]
+                if p:
+                    if p == slider or p == QUEEN | shift:
+                        out.append(t)
+                    break
+        return out
+
+    def _reach(self, board: list[int], sq: int, us: int, fixed: int) -> int:
+        """Bit set of squares the piece on ``sq`` could ever move to this turn, if every piece
+        not in ``fixed`` got out of its way (enemy pieces it would capture stop nothing)."""
+        r, piece = self.rules, board[sq]
+        kind, mask = piece & 15, 0
+        if kind == PAWN:
+            one = r.push1[us][sq]
+            if one >= 0 and not fixed >> one & 1:
+                mask |= 1 << one
+                two = r.push2[us][sq] if self.double_step else -1
+                if two >= 0 and not fixed >> two & 1:
+                    mask |= 1 << two
+            for t in r.caps[us][sq]:
+                if board[t] >> 4 == 3 - us and not fixed >> t & 1:
+                    mask |= 1 << t
+            return mask
+        if kind == KNIGHT:
+            return sum(1 << t for t in r.knight[sq] if not fixed >> t & 1)
+        for d in SLIDES.get(kind, ()):
+            for t in r.rays[d][sq]:
+                if fixed >> t & 1:
+                    break
+                mask |= 1 << t
+        return mask
+
+    def _zombie_pseudo(self, board: list[int], sq: int, us: int, ep: int) -> list[Action]:
+        """A zombie's moves by the piece patterns (never castling: a king is never a zombie).
+
+        A horde's first zombie may uncover the enemy king for a second one; the king is never
+        captured (RULINGS 5.5), so a zombie never moves onto it: the horde gives check instead.
+        """
+        enemy_king = code(KING, 3 - us)
+        moves = [m for m in self.rules.pseudo_moves(board, us, ep, (sq,))
+                 if board[m.to] != enemy_king]
+        if not self.double_step and board[sq] & 15 == PAWN:
+            two = self.rules.push2[us][sq]
+            moves = [m for m in moves if m.to != two]
+        return moves
+
+    def _vacated(self, m: Action, us: int) -> tuple[int, ...]:
+        """The squares a move leaves: its origin, and the rook's for castling (RULINGS #4)."""
+        rule = self.rules.castle_rule(m.frm, m.to, us) if abs(m.to - m.frm) == 2 else None
+        if rule is not None and m.frm == rule.king_from:
+            return (m.frm, rule.rook_from)
+        return (m.frm,)
+
+    def _after(self, board: list[int], m: Action, us: int) -> list[int]:
+        """A copy of ``board`` after the move ``m`` of ``us`` (no reveals)."""
+        b = board[:]
+        frm, to = m.frm, m.to
+        piece = b[frm]
+        kind = piece & 15
+        if kind == PAWN and not b[to] and (to ^ frm) & 7:
+            b[self.rules.push1[3 - us][to]] = 0  # en passant
+        b[to] = code(CHESS_KIND_BY_LETTER[m.promo], us) if m.promo else piece
+        b[frm] = 0
+        if kind == KING and abs(to - frm) == 2:
+            rule = self.rules.castle_rule(frm, to, us)
+            if rule is not None:
+                b[rule.rook_to], b[rule.rook_from] = b[rule.rook_from], 0
+        return b
+
+    def _safe_after(self, board: list[int], ctx: _Trial, ksq: int, left: tuple[int, ...],
+                    rot: int) -> bool:
+        """Whether the mover's king on ``ksq`` is safe on ``board`` once its moves are over:
+        the squares of ``left`` still empty reveal the mover's own burials (2a; with the option
+        also the opponent's, 2b) and the zombies of ``rot`` are gone. ``board`` is unchanged.
+
+        A revealed enemy pawn on its last rank promotes by its owner's choice, which the mover
+        cannot know: the king must be safe whatever it becomes (tried as a queen and a knight).
+        """
+        changes: list[tuple[int, int]] = []
+        promos: list[int] = []
+        for v in left:
+            if board[v]:
+                continue  # re-occupied during the turn: no reveal, the burial stays (#5)
+            piece = ctx.own.get(v, 0)
+            if piece:
+                changes.append((v, piece))
+                if piece & 15 == PAWN and self.last_rank[piece >> 4] >> v & 1:
+                    promos.append(v)
+            elif ctx.opp is not None and ctx.opp.get(v, 0):
+                changes.append((v, ctx.opp[v]))
+        for sq in bits(rot):
+            changes.append((sq, 0))
+        them = 3 - ctx.us
+        if not changes:
+            return not self.rules.attacked(board, ksq, them)
+        b = board[:]
+        for sq, piece in changes:
+            b[sq] = piece
+        if not promos:
+            return not self.rules.attacked(b, ksq, them)
+        for kind in (QUEEN, KNIGHT):
+            for v in promos:
+                b[v] = code(kind, them)
+            if self.rules.attacked(b, ksq, them):
+                return False
+        return True
+
+    # ------------------------------------------------------------------ applying actions
+
+    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+        """The state after a legal ``action`` (``state`` is left untouched).
+
+        Raises:
+            ValueError: an action kind Zombie Chess does not have (callers check legality).
+        """
+        st = cast(ZombieState, state.copy())
+        kind = action.kind
+        if kind == A.MOVE:
+            self._apply_move(st, action, events)
+        elif kind == A.END:
+            self._end_moves(st, events)
+        elif kind == A.BURY:
+            self._apply_bury(st, action, events)
+        elif kind == A.PROMOTE:
+            self._apply_promote(st, action, events)
+        else:
+            raise ValueError(f"zombie: cannot apply a {kind} action")
+        return st
+
+    def _apply_move(self, st: ZombieState, action: Action,
+                    events: list[GameEvent] | None) -> None:
+        us, first, frm = st.turn, st.phase == START, action.frm
+        zombie = st.zombies >> frm & 1
+        half, ep = st.halfmove, st.ep
+        rec = self.rules.make_move(st, action)
+        if not first:
+            # One turn counts once for the 50-move rule, however many zombies moved in it;
+            # the en passant square of the turn's own double step survives later zombie moves.
+            st.halfmove = 0 if rec.piece & 15 == PAWN or rec.captured else half
+            if st.ep < 0 <= ep and ep >> 3 == (2 if us == WHITE else 5):
+                st.ep = ep
+        if events is not None:
+            self.move_events(action, rec.piece, rec.captured, rec.captured_on, events)
+            if rec.rook:
+                rook = self.piece_letter(st.board[rec.rook[1]])
+                f, t = self.layout.name(rec.rook[0]), self.layout.name(rec.rook[1])
+                events.append(Moved(f"{rook} {f}-{t}", piece=rook, frm=f, to=t))
+        if rec.captured:
+            self._captured(st, rec.captured, rec.captured_on, events)
+        if zombie:
+            st.zombies = st.zombies & ~(1 << frm) | 1 << action.to
+            st.horde &= ~(1 << frm)
+        st.left += (frm, rec.rook[0]) if rec.rook else (frm,)
+        more = st.horde and (zombie or not self.either_or)
+        if more:
+            st.phase = OPEN
+        else:
+            self._end_moves(st, events)
+
+    def _captured(self, st: ZombieState, piece: int, sq: int,
+                  events: list[GameEvent] | None) -> None:
+        """A captured piece goes to the graveyard to wait for its burial (a captured zombie
+        too, unless ``zombie.captured_zombie=dust_bin``)."""
+        if st.zombies >> sq & 1:
+            st.zombies &= ~(1 << sq)
+            if not self.rebury:
+                st.removed += (piece,)
+                if events is not None:
+                    events.append(Removed(f"Zombie {self._name(piece)} destroyed",
+                                          piece=self.piece_letter(piece),
+                                          square=self.layout.name(sq), reason="zombie captured"))
+                return
+        st.to_bury += (piece,)
+
+    def _end_moves(self, st: ZombieState, events: list[GameEvent] | None) -> None:
+        """The moves are over: check every square left (RULINGS 5.4 step 2), then choices."""
+        us = st.turn
+        if events is not None and not st.burials_of(us):
+            events.append(Announcement("No zombies anywhere"))
+        seen: set[int] = set()
+        for v in st.left:
+            if v in seen or st.board[v]:
+                continue  # re-occupied in the same turn: not checked, the burial stays (#5)
+            seen.add(v)
+            self._reveal(st, v, us, events)
+        st.left = ()
+        st.phase = CHOOSE
+        self._advance(st, events)
+
+    def _reveal(self, st: ZombieState, v: int, us: int, events: list[GameEvent] | None) -> None:
+        """The reveal check of one empty square: the mover's burial first (2a), else the
+        opponent's (2b), else "no zombie at v" (2c; said only if the mover has burials)."""
+        for burier in (us, 3 - us):
+            piece = buried_at(st.burials_of(burier), v)
+            if piece:
+                st.set_burials(burier, remove_burial(st.burials_of(burier), v))
+                st.place(v, piece)
+                st.zombies |= 1 << v
+                if piece & 15 == PAWN and self.last_rank[piece >> 4] >> v & 1:
+                    st.promos += (v,)
+                if events is not None:
+                    self._reveal_events(piece, v, events)
+                return
+        if events is not None and st.burials_of(us):
+            events.append(Announcement(f"No zombie at {self.layout.name(v)}"))
+
+    def _reveal_events(self, piece: int, v: int, events: list[GameEvent]) -> None:
+        name = self.layout.name(v)
+        letter = self.piece_letter(piece)
+        events.append(Placed(f"Zombie {self._name(piece)} rises on {name}", piece=letter,
+                             square=name, reason="zombie"))
+        events.append(Marker(f"Coin under {name}", marker="zombie", square=name))
+
+    def _advance(self, st: ZombieState, events: list[GameEvent] | None) -> None:
+        """Ask for the next choice, or end the turn when none is left."""
+        if st.promos:
+            sq = st.promos[0]
+            st.to_act = st.board[sq] >> 4
+            if events is not None:
+                who = COLOUR_NAMES[st.to_act]
+                events.append(Prompt(f"{who.capitalize()} chooses the piece for the zombie "
+                                     f"pawn on {self.layout.name(sq)}", colour=st.to_act,
+                                     kind="promote", options=tuple(self.promo_letters)))
+            return
+        us = st.turn
+        while st.to_bury:
+            places = self.burial_squares(st, us)
+            if places:
+                st.to_act = us
+                if events is not None:
+                    self._bury_prompt(st, places, events)
+                return
+            piece = st.to_bury[0]
+            st.to_bury = st.to_bury[1:]
+            st.removed += (piece,)
+            if events is not None:
+                events.append(Removed("I cannot bury this piece", piece=self.piece_letter(piece),
+                                      reason="cannot bury"))
+        self._finish_turn(st, events)
+
+    def _bury_prompt(self, st: ZombieState, places: list[int],
+                     events: list[GameEvent]) -> None:
+        us = st.turn
+        name = self._name(st.to_bury[0])
+        who = COLOUR_NAMES[us].capitalize()
+        events.append(Prompt(f"{who} buries the {name}", colour=us, kind="bury"))
+        # The squares still free tell where the burier's other burials are: burier only.
+        events.append(Prompt(f"Bury the {name} under one of your pieces", audience=us,
+                             colour=us, kind="bury",
+                             options=tuple(self.layout.name(s) for s in places)))
+
+    def _apply_bury(self, st: ZombieState, action: Action,
+                    events: list[GameEvent] | None) -> None:
+        us, sq = st.turn, action.to
+        piece = st.to_bury[0]
+        st.to_bury = st.to_bury[1:]
+        st.set_burials(us, add_burial(st.burials_of(us), sq, piece))
+        if events is not None:
+            name, where = self._name(piece), self.layout.name(sq)
+            events.append(Marker(f"You buried the {name} under {where}", audience=us,
+                                 marker="burial", square=where))
+            events.append(Announcement(f"{COLOUR_NAMES[us].capitalize()} buried the {name} "
+                                       "in secret"))
+        self._advance(st, events)
+
+    def _apply_promote(self, st: ZombieState, action: Action,
+                       events: list[GameEvent] | None) -> None:
+        sq = action.to
+        owner = st.board[sq] >> 4
+        st.board[sq] = code(CHESS_KIND_BY_LETTER[action.promo], owner)
+        st.promos = st.promos[1:]
+        if events is not None:
+            events.append(Announcement(f"Zombie pawn on {self.layout.name(sq)} promotes to "
+                                       f"{self.piece_letter(st.board[sq])}"))
+        self._advance(st, events)
+
+    def _finish_turn(self, st: ZombieState, events: list[GameEvent] | None) -> None:
+        """Rot (RULINGS 5.4 step 4), then the other side's turn."""
+        for sq in bits(st.horde):
+            piece, _ = st.clear(sq)
+            st.zombies &= ~(1 << sq)
+            st.removed += (piece,)
+            if events is not None:
+                name = self.layout.name(sq)
+                events.append(Removed(f"Zombie {self._name(piece)} on {name} rots",
+                                      piece=self.piece_letter(piece), square=name, reason="rot"))
+                events.append(Marker(f"Coin off {name}", marker="zombie", square=name,
+                                     added=False))
+        self.end_turn(st)
+        st.phase = START
+        new = st.turn
+        st.horde = sum(1 << sq for sq in bits(st.zombies) if st.board[sq] >> 4 == new)
+
+    def _name(self, piece: int) -> str:
+        return f"{COLOUR_NAMES[piece >> 4]} {PIECE_NAMES[piece & 15]}"
+
+    # ------------------------------------------------------------------ outcome and keys
+
+    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
+        st = cast(ZombieState, state)
+        if st.phase != START:
+            return ONGOING  # the game is judged between turns only
+        if not legal:
+            if self.in_check(st):
+                return win_for(3 - st.turn, "checkmate")
+            return draw("stalemate")
+        if not any(st.burials) and self.insufficient_material(st):
+            return draw("insufficient material")  # only if neither player has burials
+        return self.standard_draws(st)
+
+    def position_key(self, state: State) -> tuple[Any, ...]:
+        """Everything that makes a position, the hidden burials and the zombie coins included
+        (RULINGS 5.6)."""
+        st = cast(ZombieState, state)
+        ep = st.ep if self.rules.ep_capturable(st.board, st.turn, st.ep) else -1
+        return (tuple(st.board), st.turn, st.to_act, st.castling, ep, st.zombies, st.burials,
+                st.phase, st.horde, st.left, st.to_bury, st.promos)
+
+    def expectation(self, state: State, key: str) -> Any:
+        st = cast(ZombieState, state)
+        if key == "zombies":
+            return [self.layout.name(sq) for sq in bits(st.zombies)]
+        if key == "graveyard":
+            return self.graveyard(st)
+        if key == "removed":
+            return [self.piece_letter(p) for p in st.removed]
+        raise KeyError(key)
+
+    def legal_is_public(self, state: State) -> bool:
+        st = cast(ZombieState, state)
+        if st.phase == CHOOSE and st.promos:
+            return True
+        secrets: tuple[Burials, ...] = (st.burials_of(st.to_act),)
+        if self.opp_reveal:
+            secrets = st.burials
+        return not any(secrets)
+
+    def public_action_text(self, action: Action) -> str:
+        """Burials appear in public as ``bury=(secret)``: the square is the burier's secret."""
+        if action.kind == A.BURY:
+            return "bury=(secret)"
+        return self.format_action(action)
+
+    def why_move_illegal(self, state: State, action: Action) -> str:
+        st = cast(ZombieState, state)
+        if st.phase == OPEN and not st.horde >> action.frm & 1:
+            return "only the horde's zombies that have not moved may move now (or end)"
+        if st.phase == START and st.zombies >> action.frm & 1 and not self.either_or:
+            return "zombies move after the normal move"
+        return super().why_move_illegal(state, action)
+
+
