@@ -24,6 +24,7 @@ COMMANDS: Final = {
     "vision-eval": ("referee.app.vision_cli:eval_main",
                     "score the camera pipeline on labelled photos"),
     "vision-track": ("referee.app.vision_cli:track_main", "follow a game on video"),
+    "hub": ("referee.app.hub.command:hub_main", "the club event's hub: dashboard, PGN broadcast"),
 }
 
 

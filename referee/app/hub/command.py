@@ -1,0 +1,89 @@
+"""``gravekeeper hub --mqtt mqtt://HOST:PORT[/EVENT] [--data DIR] [--host H] [--port N] [--http]``.
+
+Prints ``dashboard: URL`` and ``arbiter: URL``, then serves until stopped (SIGINT/SIGTERM).
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from pathlib import Path
+
+from referee.app.hub.schema import HubError, parse_mqtt_url
+from referee.app.hub.server import Hub, arbiter_token, build_app
+from referee.app.hub.store import Store
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="gravekeeper hub",
+                                description="the event's hub: dashboard, arbiter, PGN broadcast")
+    p.add_argument("--mqtt", required=True, help="mqtt://HOST:PORT[/EVENT] (mqtts:// for TLS)")
+    p.add_argument("--data", default="gravekeeper-hub", help="folder for the store (made if new)")
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on")
+    p.add_argument("--port", type=int, default=8443, help="port to listen on (0: any free one)")
+    p.add_argument("--http", action="store_true", help="plain HTTP (trusted network, tests)")
+    return p
+
+
+def _page_host(host: str) -> str:
+    if host not in ("0.0.0.0", "::"):
+        return host
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route's address
+            return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def hub_main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        url = parse_mqtt_url(args.mqtt)
+        if not 0 <= args.port <= 65535:
+            raise HubError(f"--port {args.port} is not a port number (0-65535)")
+        data = Path(args.data)
+        data.mkdir(parents=True, exist_ok=True)
+        store = Store(data / "hub.sqlite3")
+        store.boards()  # opens (and if new, makes) the store now: a bad folder fails here
+        token = arbiter_token(data)
+    except (HubError, OSError) as exc:
+        print(f"gravekeeper hub: {exc}", file=sys.stderr)
+        return 2
+    return _serve(args, url, store, token, data)
+
+
+def _serve(args: argparse.Namespace, url: object, store: Store, token: str, data: Path) -> int:
+    import uvicorn
+
+    from referee.app.tls import ensure_certificate
+
+    hub = Hub(url, store)  # type: ignore[arg-type]
+    app = build_app(hub, token)
+    host = _page_host(args.host)
+    cert = key = None
+    if not args.http:
+        cert, key = ensure_certificate(data, [host])
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        print(f"gravekeeper hub: cannot listen on {args.host}:{args.port}: {exc.strerror}",
+              file=sys.stderr)
+        return 2
+    port = sock.getsockname()[1]
+    scheme = "http" if args.http else "https"
+    base = f"{scheme}://{host}:{port}"
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                            ssl_certfile=cert, ssl_keyfile=key)
+    server = uvicorn.Server(config)
+    hub.start()
+    print(f"dashboard: {base}/", flush=True)
+    print(f"arbiter: {base}/arbiter/{token}", flush=True)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        hub.stop()
+    return 0

@@ -1,0 +1,225 @@
+"""Real processes for the hub tests: a mosquitto broker on a loopback port, the hub command, a
+cuttable TCP proxy (a board's network going away), and boards that play random games."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.app.hub.board import BoardPublisher, public_game
+from referee.app.hub.schema import parse_mqtt_url
+from referee.rules.game import Game
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+GRAVEKEEPER = str(Path(__file__).resolve().parents[2] / ".venv" / "bin" / "gravekeeper")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+class Broker:
+    """mosquitto on 127.0.0.1:port with persistence in ``folder``; restartable."""
+
+    def __init__(self, folder: Path) -> None:
+        if not os.path.exists(MOSQUITTO):
+            pytest.skip("mosquitto is not installed (scripts/setup installs it)")
+        self.port = free_port()
+        self.folder = folder
+        self.conf = folder / "mosquitto.conf"
+        self.conf.write_text(
+            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
+            f"persistence_location {folder}/\nautosave_interval 1\nmax_queued_messages 100000\n")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for(self._accepts, 10, "mosquitto to listen")
+
+    def _accepts(self) -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+            return True
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(10)
+            self.proc = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}/test"
+
+
+class Proxy:
+    """A TCP proxy from a loopback port to the broker that can be cut (connections dropped,
+    new ones refused) and restored: a board's Wi-Fi going away."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target = target_port
+        self.port = free_port()
+        self.cut = threading.Event()
+        self._pairs: list[tuple[socket.socket, socket.socket]] = []
+        self._lock = threading.Lock()
+        self._server = socket.create_server(("127.0.0.1", self.port))
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._server.accept()
+            except OSError:
+                return
+            if self.cut.is_set():
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target), 2)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._pairs.append((client, upstream))
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, a: socket.socket, b: socket.socket) -> None:
+        try:
+            while not self.cut.is_set():
+                data = a.recv(65536)
+                if not data or self.cut.is_set():
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def set_cut(self, cut: bool) -> None:
+        if cut:
+            self.cut.set()
+            with self._lock:
+                pairs, self._pairs = self._pairs, []
+            for a, b in pairs:   # a pulled cable: no FIN reaches either side in time
+                for s in (a, b):
+                    try:
+                        s.shutdown(socket.SHUT_RDWR)
+                        s.close()
+                    except OSError:
+                        pass
+        else:
+            self.cut.clear()
+
+    def close(self) -> None:
+        self.set_cut(True)
+        self._server.close()
+
+
+class HubProcess:
+    """``gravekeeper hub`` as a real process on a free port (plain HTTP)."""
+
+    def __init__(self, mqtt_url: str, data: Path) -> None:
+        self.mqtt_url = mqtt_url
+        self.data = data
+        self.proc: subprocess.Popen[str] | None = None
+        self.base = ""
+        self.arbiter = ""
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [GRAVEKEEPER, "hub", "--mqtt", self.mqtt_url, "--data", str(self.data),
+             "--host", "127.0.0.1", "--port", "0", "--http"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        dashboard = self.proc.stdout.readline().strip()
+        arbiter = self.proc.stdout.readline().strip()
+        assert dashboard.startswith("dashboard: http://"), dashboard + self._stderr()
+        assert arbiter.startswith("arbiter: http://"), arbiter
+        self.base = dashboard.split(": ", 1)[1].rstrip("/")
+        self.arbiter = arbiter.split(": ", 1)[1]
+
+    def _stderr(self) -> str:
+        if self.proc is not None and self.proc.poll() is not None and self.proc.stderr:
+            return self.proc.stderr.read()
+        return ""
+
+    def get(self, path: str) -> bytes:
+        with urllib.request.urlopen(self.base + path, timeout=5) as response:
+            return bytes(response.read())
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+            self.proc = None
+
+
+class RandomBoard:
+    """A board playing a random game and publishing it (as ``serve`` does)."""
+
+    def __init__(self, board: str, variant: str, mqtt_url: str, seed: int) -> None:
+        self.game = Game(variant, seed=seed)
+        self.rng = random.Random(seed)
+        self.board = board
+        self.publisher = BoardPublisher(parse_mqtt_url(mqtt_url), board)
+        self.game_id = f"{board}-g1"
+
+    def start(self) -> None:
+        self.publisher.start()
+        self.publish()
+
+    def publish(self) -> None:
+        self.publisher.publish(public_game(self.game, game_id=self.game_id,
+                                           players={"white": f"W{self.board}",
+                                                    "black": f"B{self.board}"}))
+
+    def step(self) -> bool:
+        legal = self.game.legal()
+        if not legal:
+            return False
+        self.game.play(self.rng.choice(legal))
+        self.publish()
+        return True
+
+    def public_moves(self) -> list[str]:
+        return list(public_game(self.game, game_id=self.game_id)["moves"])
