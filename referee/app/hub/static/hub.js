@@ -23,6 +23,14 @@ function drawRegions(layout, view, size) {
   const wrap = el("div", {class: "regions"});
   if (!layout) return wrap;
   const squares = (view && view.squares) || {};
+  // Any list in the public view that names squares (tombstones, zombies...) marks them: the
+  // page needs no variant's knowledge, the board says which squares are special.
+  const names = new Set(layout.flatMap(r => r.cells.map(c => c[0])));
+  const marks = new Map();
+  for (const [key, value] of Object.entries(view || {})) {
+    if (Array.isArray(value) && value.length && value.every(v => typeof v === "string" && names.has(v)))
+      for (const square of value) marks.set(square, key);
+  }
   const planes = new Map();
   for (const region of layout) {
     for (const [text, plane, x, y] of region.cells) {
@@ -41,6 +49,11 @@ function drawRegions(layout, view, size) {
       const dark = (c.x + c.y) % 2 === 0;
       svg.appendChild(svgEl("rect", {x: cx, y: cy, width: 1, height: 1,
                                      class: dark ? "dark" : "light", "data-square": c.text}));
+      if (marks.has(c.text)) {
+        svg.appendChild(svgEl("circle", {cx: cx + 0.82, cy: cy + 0.18, r: 0.13, class: "mark",
+                                         "data-mark": marks.get(c.text)},));
+        svg.lastChild.appendChild(svgEl("title", {}, `${marks.get(c.text)}: ${c.text}`));
+      }
       const letter = squares[c.text];
       if (letter) {
         const glyph = GLYPHS[letter] || letter;

@@ -1,0 +1,101 @@
+"""The hub's dashboard, board page and arbiter page in real headless Chromium (Debian's, driven
+by Playwright): boards appear live, a click opens the board, the arbiter sees join codes that
+no public page ever receives. Screenshots go to docs/hub/."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.hub.mqtt import Broker, HubProcess, RandomBoard, wait_for
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "hub"
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium missing")
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def test_dashboard_board_and_arbiter_pages(tmp_path: Path, browser: Any) -> None:
+    broker = Broker(tmp_path)
+    broker.start()
+    hub = HubProcess(broker.url, tmp_path / "hub")
+    hub.start()
+    boards = [RandomBoard("table1", "standard", broker.url, 11),
+              RandomBoard("table2", "deadmans", broker.url, 12)]
+    try:
+        for b in boards:
+            b.start()
+        boards[0].publisher.publish_join({"white": "https://10.9.9.9/w/SECRET-TOKEN-W",
+                                          "black": "https://10.9.9.9/b/SECRET-TOKEN-B"})
+        received: list[str] = []
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(
+            f if isinstance(f, str) else repr(f))))
+        page.on("response", lambda r: received.append(r.text()) if r.ok else None)
+        page.goto(hub.base + "/")
+        page.wait_for_selector("#board-table1")
+        page.wait_for_selector("#board-table2")
+        for _ in range(12):
+            for b in boards:
+                b.step()
+            time.sleep(0.05)
+        want = str(len(boards[1].game.played))
+        page.wait_for_function(
+            f"document.querySelector('#board-table2').dataset.moves === '{want}'", timeout=10000)
+        last = page.locator("#board-table2 .last").get_attribute("data-last")
+        assert last == boards[1].public_moves()[-1]
+        assert page.locator("#board-table1 text.piece").count() > 20
+        DOCS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOCS / "dashboard-desktop.png"))
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.screenshot(path=str(DOCS / "dashboard-phone.png"))
+
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.click("#board-table2")
+        page.wait_for_url("**/board/table2")
+        page.wait_for_function("document.getElementById('moves').textContent.length > 0")
+        text = page.inner_text("#moves")
+        assert boards[1].public_moves()[0] in text
+        page.screenshot(path=str(DOCS / "board.png"))
+        assert not [r for r in received if "SECRET-TOKEN" in r]   # join codes stay private
+
+        arbiter = browser.new_page(viewport={"width": 1280, "height": 800})
+        arbiter.goto(hub.arbiter)
+        arbiter.wait_for_selector("tr[data-board=table1] img")
+        arbiter.fill("#add input[name=name]", "Ann")
+        arbiter.click("#add button")
+        arbiter.fill("#add input[name=name]", "Bob")
+        arbiter.click("#add button")
+        wait_for(lambda: len(json.loads(hub.get("/api/event"))["players"]) == 2, 10, "players")
+        arbiter.select_option("#pair select", "roundrobin")
+        arbiter.click("#pair button")
+        arbiter.wait_for_selector("#rounds select[data-table='1']")
+        arbiter.wait_for_load_state("networkidle")
+        arbiter.screenshot(path=str(DOCS / "arbiter.png"))
+        forbidden = browser.new_page()
+        response = forbidden.goto(hub.base + "/arbiter/not-the-token")
+        assert response is not None and response.status == 403
+    finally:
+        for b in boards:
+            b.publisher.stop()
+        hub.stop()
+        broker.stop()
