@@ -615,7 +615,9 @@ def build_sim(url: str, options: Mapping[str, str], rig: Rig | None, clock: Cloc
     sim = SimulatedBoard(
         board_rig, start=_start_squares(url, options.get("start"), board_rig),
         debounce_scans=_num(url, options, "debounce", 2, int),
-        scan_period=_num(url, options, "scan_ms", 0.5, float) / 1000.0,
+        # (under MicroPython the Pico's own 2 ms: its loop scans all the time, not on demand)
+        scan_period=_num(url, options, "scan_ms", 2 if firmware == "micropython" else 0.5,
+                         float) / 1000.0,
         snapshot_period_ms=_num(url, options, "snapshot_ms", 2000, int),
         leds=options.get("leds", "1") not in ("0", "false", "no"),
         seed=_num(url, options, "seed", 0, int), firmware=firmware)
