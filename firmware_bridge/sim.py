@@ -46,7 +46,7 @@ from firmware_bridge.firmware.framing import FrameDecoder, encode_frame
 from firmware_bridge.firmware.logic import Firmware
 from firmware_bridge.rig import Rig, builtin_rig
 from firmware_bridge.sensor import Clock
-from firmware_bridge.unixport import UnixPortFirmware, require_micropython
+from firmware_bridge.unixport import UnixPortFirmware, crash_line, require_micropython
 from firmware_bridge.vport import VirtualPort
 
 _KINDS: Final = {"grid": proto.KIND_GRID, "ring": proto.KIND_RING, "strip": proto.KIND_STRIP}
@@ -308,7 +308,7 @@ class SimulatedBoard:
                     return
             self._serve_unixport(mp, [fd for fd in ready if fd != mp.stdout])
         raise BridgeError("the MicroPython firmware did not boot: "
-                          + (self.firmware_log.strip()[-800:] or "no output"))
+                          + crash_line(self.firmware_log))
 
     def _serve_unixport(self, mp: UnixPortFirmware, ready: list[int]) -> None:
         if mp.stdout in ready:
@@ -580,6 +580,13 @@ class SimSensor(BoardSensor):
                  clock: Clock = time.monotonic, **options: Any) -> None:
         super().__init__(url, pyserial_factory(url, ""), rig=rig, clock=clock, **options)
         self.simulator = simulator
+
+    def _no_answer_error(self) -> BridgeError:
+        err = super()._no_answer_error()
+        log = self.simulator.firmware_log.strip()
+        if not log:
+            return err
+        return type(err)(f"{err}; the MicroPython firmware failed: {crash_line(log)}")
 
     def _open(self) -> None:
         self.simulator.start()

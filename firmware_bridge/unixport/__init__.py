@@ -86,6 +86,15 @@ def pico_layout(folder: Path) -> Path:
     return folder
 
 
+def crash_line(log: str) -> str:
+    """One line from a MicroPython traceback: the error and where it was raised."""
+    lines = [ln.strip() for ln in log.strip().splitlines() if ln.strip()]
+    if not lines:
+        return "no output"
+    where = [ln for ln in lines if ln.startswith("File ")]
+    return lines[-1] + (f" ({where[-1]})" if where else "")
+
+
 class UnixPortFirmware:
     """One power-on of ``pico_main.py`` under MicroPython (see the module docstring).
 
