@@ -469,19 +469,20 @@ class SimulatedBoard:
         self._command(lambda fw: fw.button(index))
 
     def _hold_button(self, index: int, value: int, timeout: float = 2.0) -> None:
-        """Set a button's contact and keep it until the firmware has scanned it and the
-        firmware's debounce time has passed."""
+        """Set a button's contact and keep it past the firmware's debounce time, until the
+        firmware has also scanned it after that time (so under any load it sees each change
+        once the debounce allows it, and no press is lost)."""
         if self._thread is None or self._stopping.is_set():
             raise BoardDisconnected("the simulated board is not running")
-        until = time.monotonic() + BUTTON_HOLD_S
         with self._lock:
             if index >= len(self._buttons):
                 raise ValueError(f"the board has no button {index}")
             self._buttons[index] = value
+        time.sleep(BUTTON_HOLD_S)
+        with self._lock:
             target = self._scans + 2  # the next scan to start reads it, and then it finishes
         if self._unixport is not None:
             self.wait_until(lambda: self._scans >= target, timeout)
-        time.sleep(max(0.0, until - time.monotonic()))
 
     def roll(self, face: int) -> None:
         """The die reader sees ``face`` (1..6)."""
