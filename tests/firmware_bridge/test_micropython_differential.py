@@ -4,7 +4,7 @@
 bounce, host frames good and bad, buttons, die, LED frames, CONFIG, a wrapping tick clock) from
 one seeded generator and prints all they produce; it runs under MicroPython's Unix port (with
 the Pico's heap size or less) and under CPython, and the two outputs must be identical. A
-construct only CPython has (a dataclass, ``int.bit_count``, ``bytes.hex(sep)``...) fails here,
+construct only CPython has (a dataclass, ``int.bit_count``, ``struct.error``...) fails here,
 under MicroPython, with its traceback in the assertion message.
 """
 
