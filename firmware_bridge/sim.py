@@ -214,7 +214,7 @@ class SimulatedBoard:
                 leds=self.has_leds)
             self._requests = 0
             self._pending = b""
-            self._unixport.start()
+            self._unixport.start("".join("1" if v else "0" for v in self._buttons))
             self._boot_unixport(self._unixport)
             return
         self._firmware = Firmware(
@@ -457,16 +457,23 @@ class SimulatedBoard:
 
     def press(self, button: str) -> None:
         """Press a button (``clock-white``, ``clock-black``, ``confirm``, ``back``, ``roll``)."""
-        by_name = {name: index for index, name in self.rig.buttons.items()}
-        if button not in by_name and button not in BUTTON_NAMES:
-            raise ValueError(f"unknown button {button!r}")
-        index = by_name.get(button, BUTTON_NAMES.index(button) if button in BUTTON_NAMES
-                            else 0)
+        index = self._button_index(button)
         if self.firmware == "micropython":
             self._hold_button(index, 1)
             self._hold_button(index, 0)
             return
         self._command(lambda fw: fw.button(index))
+
+    def hold_at_power_up(self, button: str) -> None:
+        """Keep ``button`` down while the board powers up (``firmware=micropython``: the
+        firmware then stays at the REPL if it is the safe button); :meth:`press` releases it."""
+        self._buttons[self._button_index(button)] = 1
+
+    def _button_index(self, button: str) -> int:
+        by_name = {name: index for index, name in self.rig.buttons.items()}
+        if button not in by_name and button not in BUTTON_NAMES:
+            raise ValueError(f"unknown button {button!r}")
+        return by_name.get(button, BUTTON_NAMES.index(button) if button in BUTTON_NAMES else 0)
 
     def _hold_button(self, index: int, value: int, timeout: float = 2.0) -> None:
         """Set a button's contact and keep it past the firmware's debounce time, until the

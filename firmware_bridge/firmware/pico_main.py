@@ -38,6 +38,7 @@ ROW_PINS = (0, 1, 2, 3, 4, 5, 6, 7)
 COL_PINS = (8, 9, 10, 11, 12, 13, 14, 15)
 SHIFT_PL, SHIFT_CLK, SHIFT_Q7 = 16, 17, 18
 BUTTON_PINS = (19, 20, 21, 26, 27)
+SAFE_BUTTON = 3  # "back" held down at power-up: main() returns to the REPL (for mpremote)
 LED_PIN: "int | None" = 22  # None: a board without LEDs
 SCAN_PERIOD_MS = 2  # 64 switches at 2 ms: a change debounced in 3 scans shows in ~6 ms
 DEBOUNCE_SCANS = 3
@@ -125,6 +126,11 @@ def read_host(poll: "Any", stream: "Any", limit: int) -> bytes:
 
 
 def main() -> None:
+    # Ctrl-C is turned off below, so mpremote could never stop this program again; holding the
+    # SAFE_BUTTON while plugging in leaves the Pico at its REPL instead.
+    safe = machine.Pin(BUTTON_PINS[SAFE_BUTTON], machine.Pin.IN, machine.Pin.PULL_UP)
+    if safe.value() == 0:
+        return
     # Host frames are binary: a 0x03 byte must not raise KeyboardInterrupt (Ctrl-C on the REPL).
     micropython.kbd_intr(-1)
     total = sum(w * h for _n, _k, w, h in MODULES)
@@ -162,6 +168,6 @@ def main() -> None:
 
 
 # On the Pico this file is main.py, run as __main__; the Unix-port simulator imports it instead
-# (firmware_bridge/unixport/board.py) to set the layout and pins before calling main().
+# (firmware_bridge/unixport/standins/run_pico.py) to set the layout before calling main().
 if __name__ == "__main__":
     main()

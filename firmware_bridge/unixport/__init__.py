@@ -117,12 +117,14 @@ class UnixPortFirmware:
         self.stdout = self.requests = self._replies = self._stdin = -1
         self.log_path = folder / "firmware.log"
 
-    def start(self) -> None:
-        """Start the interpreter on ``pico_main.py`` (it boots: HELLO, then a snapshot)."""
+    def start(self, held: str = "") -> None:
+        """Start the interpreter on ``pico_main.py`` (it boots: HELLO, then a snapshot);
+        ``held``: the buttons down at power-up, "0"/"1" per button."""
         lib = pico_layout(self.folder / "lib")
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
-        config = dict(self.config, requests=f"/dev/fd/{req_w}", replies=f"/dev/fd/{rep_r}")
+        config = dict(self.config, requests=f"/dev/fd/{req_w}", replies=f"/dev/fd/{rep_r}",
+                      held=held)
         env = dict(os.environ, MICROPYPATH=f"{lib}:{STANDINS}")
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(

@@ -129,6 +129,14 @@ def test_module_layouts_through_the_shift_register_chain(micropython: str, url: 
         assert isinstance(ev, Place) and ev.square == square
 
 
+def test_back_held_at_power_up_leaves_the_pico_at_its_repl(micropython: str) -> None:
+    """main.py turns Ctrl-C off (binary frames); this is how mpremote gets in again."""
+    board = SimulatedBoard(builtin_rig("standard"), firmware="micropython")
+    board.hold_at_power_up("back")
+    with pytest.raises(BridgeError, match="did not boot: no output"):
+        board.start()  # main() returned at once: no HELLO, and no traceback either
+
+
 def test_bad_firmware_option() -> None:
     with pytest.raises(BadSensorUrl, match="unknown firmware 'circuitpython'"):
         open_sensor("sim://?firmware=circuitpython")

@@ -87,9 +87,11 @@ BOARD = _Board()
 
 
 def wire(requests: str, replies: str, rows: "tuple[int, ...]", cols: "tuple[int, ...]",
-         shift: "tuple[int, int, int]", buttons: "tuple[int, ...]") -> None:
+         shift: "tuple[int, int, int]", buttons: "tuple[int, ...]", held: bytes = b"") -> None:
     """Connect to the simulator's pipes (paths) and say which pins are what: matrix rows and
-    columns, the 74HC165 chain's (PL, CLK, Q7) and the buttons, in index order."""
+    columns, the 74HC165 chain's (PL, CLK, Q7) and the buttons, in index order; ``held`` is
+    the buttons down at power-up (0/1 per button, before the first scan)."""
+    BOARD.buttons = held
     BOARD.requests = open(requests, "wb")
     BOARD.replies = open(replies, "rb")
     BOARD.rows, BOARD.cols = tuple(rows), tuple(cols)

@@ -27,7 +27,7 @@ def run() -> None:
         pico_main.LED_PIN = None
     machine.wire(cfg["requests"], cfg["replies"], pico_main.ROW_PINS, pico_main.COL_PINS,
                  (pico_main.SHIFT_PL, pico_main.SHIFT_CLK, pico_main.SHIFT_Q7),
-                 pico_main.BUTTON_PINS)
+                 pico_main.BUTTON_PINS, cfg["held"].encode())
     pico_main.main()
 
 
