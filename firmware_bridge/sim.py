@@ -12,7 +12,11 @@ URL: ``sim://?variant=deadmans&start=standard&debounce=2`` with options
 - ``start``: ``standard`` (ranks 1, 2, 7, 8 of the main board; the default when the rig has
   them), ``empty``, or a comma-separated list of squares;
 - ``debounce`` (scans, default 2), ``scan_ms`` (scan period, default 0.5), ``snapshot_ms``
-  (periodic snapshot, default 2000), ``leds`` (``0`` for a board without LEDs).
+  (periodic snapshot, default 2000), ``leds`` (``0`` for a board without LEDs);
+- ``firmware``: ``python`` (default: the firmware's logic in a thread of this process) or
+  ``micropython``: ``pico_main.py`` itself under MicroPython's Unix port, with stand-ins for
+  the Pico's pins and LEDs (:mod:`firmware_bridge.unixport`; scan period in whole ms, at least
+  1; buttons are held 40 ms, as the firmware debounces them; no die reader, as on the Pico).
 
 The simulator behind a ``sim://`` sensor is ``sensor.simulator``::
 
@@ -31,20 +35,28 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any, Final
 
 from firmware_bridge.board import BoardSensor, default_rig_for, pyserial_factory
 from firmware_bridge.errors import BadSensorUrl, BoardDisconnected, BridgeError, SensorTimeout
 from firmware_bridge.events import BUTTON_NAMES
 from firmware_bridge.firmware import proto
+from firmware_bridge.firmware.framing import FrameDecoder, encode_frame
 from firmware_bridge.firmware.logic import Firmware
 from firmware_bridge.rig import Rig, builtin_rig
 from firmware_bridge.sensor import Clock
+from firmware_bridge.unixport import UnixPortFirmware, crash_line, require_micropython
 from firmware_bridge.vport import VirtualPort
 
 _KINDS: Final = {"grid": proto.KIND_GRID, "ring": proto.KIND_RING, "strip": proto.KIND_STRIP}
 #: Squares occupied at the start of a chess game (main region).
 STANDARD_START: Final = frozenset(f"{f}{r}" for f in "abcdefgh" for r in "1278")
+#: The firmwares a simulated board can run (see the module docstring).
+FIRMWARES: Final = ("python", "micropython")
+#: How long a button is held down, then left up, under ``firmware=micropython``: longer than
+#: ``pico_main.BUTTON_DEBOUNCE_MS``, so each press counts once.
+BUTTON_HOLD_S: Final = 0.04
 
 Cell = tuple[int, int]  # (module index, cell index)
 Step = list[tuple[Cell, int]]  # raw switch assignments applied before one scan
@@ -60,11 +72,21 @@ class SimulatedBoard:
     Piece and button methods wait (up to ``timeout`` s) until the firmware has scanned and
     debounced the change, so a test can act and then read the host's events; pass
     ``wait=False`` to return at once.
+
+    ``firmware="micropython"`` runs ``pico_main.py`` under the Unix-port interpreter
+    ``micropython`` (a path; default: the one ``scripts/setup`` built) instead of the logic in
+    a thread; :attr:`firmware_log` then holds what it wrote on stderr.
     """
 
     def __init__(self, rig: Rig, *, start: Iterable[str] = (), debounce_scans: int = 2,
                  scan_period: float = 0.0005, snapshot_period_ms: int = 2000,
-                 leds: bool = True, seed: int | None = None) -> None:
+                 leds: bool = True, seed: int | None = None, firmware: str = "python",
+                 micropython: str | None = None) -> None:
+        if firmware not in FIRMWARES:
+            raise ValueError(f"unknown firmware {firmware!r} (known: {', '.join(FIRMWARES)})")
+        self.firmware = firmware
+        self._interpreter = (micropython or require_micropython()
+                             if firmware == "micropython" else "")
         self.rig = rig
         self.debounce_scans = debounce_scans
         self.scan_period = scan_period
@@ -89,6 +111,13 @@ class SimulatedBoard:
         self._stopping = threading.Event()
         self._firmware: Firmware | None = None
         self._boot_ms = 0.0
+        # firmware=micropython: the process, its scan requests so far, buttons held, a partial
+        # request line, and the stderr of earlier power-ons.
+        self._unixport: UnixPortFirmware | None = None
+        self._requests = 0
+        self._buttons = [0] * max(5, len(BUTTON_NAMES))
+        self._pending = b""
+        self._old_log = ""
 
     # -- geometry ---------------------------------------------------------------------------
     def cell(self, square: str) -> Cell:
@@ -126,11 +155,23 @@ class SimulatedBoard:
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> SimulatedBoard:
-        """Create the pty, boot the firmware and start the board's thread. Returns self."""
+        """Create the pty, boot the firmware and start the board's thread. Returns self.
+
+        Raises:
+            BridgeError: the MicroPython firmware did not boot (its traceback in the message).
+        """
         self._port.create()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
-        self._plug()
+        try:
+            self._plug()
+        except BridgeError:
+            self._unplug()
+            self._port.remove()
+            for fd in (self._wake_r, self._wake_w):
+                os.close(fd)
+            self._wake_r = self._wake_w = -1
+            raise
         self._thread = threading.Thread(target=self._run, name="sim board", daemon=True)
         self._thread.start()
         return self
@@ -156,23 +197,50 @@ class SimulatedBoard:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    @property
+    def firmware_log(self) -> str:
+        """What the MicroPython firmware wrote on stderr (tracebacks); "" for ``python``."""
+        log = self._unixport.log() if self._unixport is not None else ""
+        return self._old_log + log
+
     def _plug(self) -> None:
         self._master = self._port.plug()
         self._boot_ms = time.monotonic() * 1000
+        if self.firmware == "micropython":
+            self._unixport = UnixPortFirmware(
+                self._interpreter, Path(os.path.dirname(self.port_path)),
+                modules=self._module_specs(), debounce_scans=self.debounce_scans,
+                scan_ms=round(self.scan_period * 1000), snapshot_ms=self.snapshot_period_ms,
+                leds=self.has_leds)
+            self._requests = 0
+            self._pending = b""
+            self._unixport.start("".join("1" if v else "0" for v in self._buttons))
+            self._boot_unixport(self._unixport)
+            return
         self._firmware = Firmware(
-            [(m.name, _KINDS[m.kind], m.width, m.height) for m in self.rig.modules],
-            scan=self._scan, write=self._write, clock_ms=self._clock_ms,
+            self._module_specs(), scan=self._scan, write=self._write, clock_ms=self._clock_ms,
             show_leds=self._show_leds if self.has_leds else None,
             debounce_scans=self.debounce_scans, snapshot_period_ms=self.snapshot_period_ms)
         self._firmware.boot()
 
+    def _module_specs(self) -> list[tuple[str, int, int, int]]:
+        return [(m.name, _KINDS[m.kind], m.width, m.height) for m in self.rig.modules]
+
     def _unplug(self) -> None:
+        if self._unixport is not None:
+            self._unixport.stop()
+            self._old_log = self.firmware_log
+            self._unixport.log_path.unlink(missing_ok=True)
+            self._unixport = None
         self._port.unplug()
         self._master = -1
         self._firmware = None
 
     # -- the board's thread -----------------------------------------------------------------
     def _run(self) -> None:
+        if self.firmware == "micropython":
+            self._run_unixport()
+            return
         next_scan = 0.0
         while not self._stopping.is_set():
             busy = bool(self._script) or (self._firmware is not None
@@ -199,6 +267,89 @@ class SimulatedBoard:
                 data = b""  # the host has not opened the slave yet
             if data:
                 self._firmware.receive(data)
+        if self._master >= 0 and self._master in ready and self._unixport is not None:
+            try:
+                data = os.read(self._master, 4096)
+            except OSError:
+                data = b""
+            if data:
+                self._unixport.write_host(data)
+
+    # -- the board's thread under firmware=micropython ----------------------------------------
+    def _run_unixport(self) -> None:
+        """Relay the pty and the process's serial, and answer its stand-ins' requests; the
+        process scans on its own clock."""
+        while not self._stopping.is_set():
+            fds = [self._wake_r] + ([self._master] if self._master >= 0 else [])
+            mp = self._unixport
+            if mp is not None and mp.requests >= 0:
+                fds += [mp.stdout, mp.requests]
+            ready, _, _ = select.select(fds, [], [], 0.05)
+            self._service(ready)
+            if mp is not None and mp is self._unixport and mp.requests >= 0:
+                self._serve_unixport(mp, ready)
+
+    def _boot_unixport(self, mp: UnixPortFirmware, timeout: float = 10.0) -> None:
+        """Serve the process until its boot frames (HELLO, SNAPSHOT) are on the pty, as the
+        ``python`` firmware's are when :meth:`_plug` returns (the host, opening the port
+        after that, drops them and asks for its own).
+
+        Raises:
+            BridgeError: the interpreter ended or stayed silent (its stderr in the message).
+        """
+        decoder = FrameDecoder()
+        deadline = time.monotonic() + timeout
+        while mp.requests >= 0 and time.monotonic() < deadline:
+            ready, _, _ = select.select([mp.stdout, mp.requests], [], [], 0.1)
+            if mp.stdout in ready:
+                data = os.read(mp.stdout, 65536)
+                self._write(data)
+                if any(f.type == proto.SNAPSHOT for f in decoder.feed(data)):
+                    return
+            self._serve_unixport(mp, [fd for fd in ready if fd != mp.stdout])
+        raise BridgeError("the MicroPython firmware did not boot: "
+                          + crash_line(self.firmware_log))
+
+    def _serve_unixport(self, mp: UnixPortFirmware, ready: list[int]) -> None:
+        if mp.stdout in ready:
+            data = os.read(mp.stdout, 65536)
+            if data:
+                self._write(data)
+        if mp.requests in ready:
+            data = os.read(mp.requests, 65536)
+            if not data:  # the interpreter ended (a traceback is in firmware_log)
+                mp.stop()
+                return
+            *lines, self._pending = (self._pending + data).split(b"\n")
+            for line in lines:
+                if line == b"S":
+                    mp.reply(self._scan_request())
+                elif line.startswith(b"L"):
+                    self._unixport_leds(bytes.fromhex(line[1:].decode()))
+
+    def _scan_request(self) -> bytes:
+        """A scan starts: apply the next scripted step; the reply holds cells and buttons."""
+        with self._lock:
+            if self._script:
+                for (m, c), value in self._script.popleft():
+                    self._raw[m][c] = value
+            if self._requests:  # this request means the scan before it has finished
+                self._scans += 1
+                self._lock.notify_all()
+            self._requests += 1
+            cells = "".join("1" if v else "0" for cells in self._raw for v in cells)
+            buttons = "".join("1" if v else "0" for v in self._buttons)
+        return f"{cells} {buttons}\n".encode()
+
+    def _unixport_leds(self, rgb: bytes) -> None:
+        with self._lock:
+            i = 0
+            for m, module in enumerate(self.rig.modules):
+                self._leds[m] = [(rgb[j], rgb[j + 1], rgb[j + 2])
+                                 for j in range(3 * i, 3 * (i + module.size), 3)]
+                i += module.size
+            self.led_frames += 1
+            self._lock.notify_all()
 
     def _scan_once(self) -> None:
         with self._lock:
@@ -264,7 +415,8 @@ class SimulatedBoard:
                 return
             self._script.extend(steps)
             # The scan applying the last step counts as the first of the N debounce scans.
-            fw_scans = self._firmware.debouncer.scans if self._firmware else 1
+            fw_scans = (self._firmware.debouncer.scans if self._firmware
+                        else self.debounce_scans if self._unixport else 1)
             target = self._scans + len(self._script) + fw_scans - 1
         self._wake()
         if wait:
@@ -305,17 +457,46 @@ class SimulatedBoard:
 
     def press(self, button: str) -> None:
         """Press a button (``clock-white``, ``clock-black``, ``confirm``, ``back``, ``roll``)."""
+        index = self._button_index(button)
+        if self.firmware == "micropython":
+            self._hold_button(index, 1)
+            self._hold_button(index, 0)
+            return
+        self._command(lambda fw: fw.button(index))
+
+    def hold_at_power_up(self, button: str) -> None:
+        """Keep ``button`` down while the board powers up (``firmware=micropython``: the
+        firmware then stays at the REPL if it is the safe button); :meth:`press` releases it."""
+        self._buttons[self._button_index(button)] = 1
+
+    def _button_index(self, button: str) -> int:
         by_name = {name: index for index, name in self.rig.buttons.items()}
         if button not in by_name and button not in BUTTON_NAMES:
             raise ValueError(f"unknown button {button!r}")
-        index = by_name.get(button, BUTTON_NAMES.index(button) if button in BUTTON_NAMES
-                            else 0)
-        self._command(lambda fw: fw.button(index))
+        return by_name.get(button, BUTTON_NAMES.index(button) if button in BUTTON_NAMES else 0)
+
+    def _hold_button(self, index: int, value: int, timeout: float = 2.0) -> None:
+        """Set a button's contact and keep it past the firmware's debounce time, until the
+        firmware has also scanned it after that time (so under any load it sees each change
+        once the debounce allows it, and no press is lost)."""
+        if self._thread is None or self._stopping.is_set():
+            raise BoardDisconnected("the simulated board is not running")
+        with self._lock:
+            if index >= len(self._buttons):
+                raise ValueError(f"the board has no button {index}")
+            self._buttons[index] = value
+        time.sleep(BUTTON_HOLD_S)
+        with self._lock:
+            target = self._scans + 2  # the next scan to start reads it, and then it finishes
+        if self._unixport is not None:
+            self.wait_until(lambda: self._scans >= target, timeout)
 
     def roll(self, face: int) -> None:
         """The die reader sees ``face`` (1..6)."""
         if not 1 <= face <= 6:
             raise ValueError("a die face is 1..6")
+        if self.firmware == "micropython":
+            raise BridgeError("the Pico firmware (firmware=micropython) has no die reader")
         self._command(lambda fw: fw.die(face))
 
     def _command(self, action: Callable[[Firmware], None], timeout: float = 2.0) -> None:
@@ -360,10 +541,28 @@ class SimulatedBoard:
     def replug(self) -> None:
         """Plug the cable back: a new pty at the same :attr:`port_path`, the firmware reboots
         (HELLO + boot snapshot of whatever is on the board now)."""
-        self._call(self._plug)
+        def plug() -> None:
+            with contextlib.suppress(BridgeError):  # a firmware that does not boot stays dark
+                self._plug()
+
+        self._call(plug, timeout=12.0)
 
     def configure(self, **changes: Any) -> None:
-        """Change ``debounce_scans`` or ``snapshot_period_ms`` on the running firmware."""
+        """Change ``debounce_scans`` or ``snapshot_period_ms`` on the running firmware (under
+        ``firmware=micropython`` by a CONFIG frame, as the host would)."""
+        self.debounce_scans = changes.get("debounce_scans", self.debounce_scans)
+        self.snapshot_period_ms = changes.get("snapshot_period_ms", self.snapshot_period_ms)
+        if self.firmware == "micropython":
+            frame = encode_frame(proto.CONFIG, 0, proto.encode_config(
+                self.debounce_scans, self.snapshot_period_ms))
+
+            def send() -> None:
+                if self._unixport is not None:
+                    self._unixport.write_host(frame)
+
+            self._call(send)
+            return
+
         def apply(fw: Firmware) -> None:
             fw.debouncer.scans = changes.get("debounce_scans", fw.debouncer.scans)
             fw.snapshot_period_ms = changes.get("snapshot_period_ms", fw.snapshot_period_ms)
@@ -390,6 +589,13 @@ class SimSensor(BoardSensor):
         super().__init__(url, pyserial_factory(url, ""), rig=rig, clock=clock, **options)
         self.simulator = simulator
 
+    def _no_answer_error(self) -> BridgeError:
+        err = super()._no_answer_error()
+        log = self.simulator.firmware_log.strip()
+        if not log:
+            return err
+        return type(err)(f"{err}; the MicroPython firmware failed: {crash_line(log)}")
+
     def _open(self) -> None:
         self.simulator.start()
         self._port_factory = pyserial_factory(self.url, self.simulator.port_path)
@@ -401,7 +607,7 @@ class SimSensor(BoardSensor):
 
 
 SIM_OPTIONS: Final = ("variant", "modules", "start", "debounce", "scan_ms", "snapshot_ms",
-                      "leds", "seed")
+                      "leds", "seed", "firmware")
 
 
 def build_sim(url: str, options: Mapping[str, str], rig: Rig | None, clock: Clock,
@@ -416,14 +622,20 @@ def build_sim(url: str, options: Mapping[str, str], rig: Rig | None, clock: Cloc
         if key not in SIM_OPTIONS:
             raise BadSensorUrl(f"{url}: unknown sim option {key!r} (known: "
                                f"{', '.join(SIM_OPTIONS)})")
+    firmware = options.get("firmware", "python")
+    if firmware not in FIRMWARES:
+        raise BadSensorUrl(f"{url}: unknown firmware {firmware!r} (known: "
+                           f"{', '.join(FIRMWARES)})")
     board_rig = rig or _sim_rig(options)
     sim = SimulatedBoard(
         board_rig, start=_start_squares(url, options.get("start"), board_rig),
         debounce_scans=_num(url, options, "debounce", 2, int),
-        scan_period=_num(url, options, "scan_ms", 0.5, float) / 1000.0,
+        # (under MicroPython the Pico's own 2 ms: its loop scans all the time, not on demand)
+        scan_period=_num(url, options, "scan_ms", 2 if firmware == "micropython" else 0.5,
+                         float) / 1000.0,
         snapshot_period_ms=_num(url, options, "snapshot_ms", 2000, int),
         leds=options.get("leds", "1") not in ("0", "false", "no"),
-        seed=_num(url, options, "seed", 0, int))
+        seed=_num(url, options, "seed", 0, int), firmware=firmware)
     return SimSensor(url, sim, rig=board_rig, clock=clock, **sensor_options)
 
 

@@ -32,9 +32,9 @@ class Frame:
         self.payload = payload
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Frame):
-            return NotImplemented
-        return (self.type, self.seq, self.payload) == (other.type, other.seq, other.payload)
+        # (False rather than NotImplemented, which MicroPython's type stubs do not know.)
+        return isinstance(other, Frame) and (self.type, self.seq, self.payload) == (
+            other.type, other.seq, other.payload)
 
     def __hash__(self) -> int:
         return hash((self.type, self.seq, self.payload))

@@ -24,10 +24,35 @@ if TYPE_CHECKING:
     Write = Callable[[bytes], object]
     ClockMs = Callable[[], int]
     ShowLeds = Callable[[int, list[tuple[int, int, int]]], object]
+    TicksMs = Callable[[], int]
+    TicksDiff = Callable[[int, int], int]
 
 FIRMWARE_VERSION = (1, 0)
 #: Debounced changes sent per CHANGES frame at most (keeps frames small).
 MAX_CHANGES_PER_FRAME = 32
+
+
+class MsClock:
+    """Milliseconds since the first call, never wrapping: ``clock()`` returns an int.
+
+    MicroPython's ``time.ticks_ms()`` wraps (every 2**30 ms, about 12 days, on the Pico) and
+    only ``time.ticks_diff`` may compare two ticks, and only within half that period. The
+    firmware's arithmetic (periodic snapshots, button debounce, the u32 board time the host
+    sees) needs a plain, growing count: this sums tick differences, which is exact as long as
+    it is called more often than every 2**29 ms. MicroPython's ints grow past 2**30 as needed.
+    """
+
+    def __init__(self, ticks_ms: "TicksMs", ticks_diff: "TicksDiff") -> None:
+        self._ticks_ms = ticks_ms
+        self._ticks_diff = ticks_diff
+        self._last = ticks_ms()
+        self.ms = 0
+
+    def __call__(self) -> int:
+        now = self._ticks_ms()
+        self.ms += self._ticks_diff(now, self._last)
+        self._last = now
+        return self.ms
 
 
 class Debouncer:

@@ -18,9 +18,10 @@ import select  # MicroPython's select.poll
 import sys
 import time as _time
 
-import machine  # type: ignore[import-not-found]
-import neopixel  # type: ignore[import-not-found]
-from gkfw.logic import Firmware  # type: ignore[import-not-found]
+import machine
+import micropython
+import neopixel
+from gkfw.logic import Firmware, MsClock
 
 TYPE_CHECKING = False  # MicroPython has no typing module; mypy treats this name as true
 if TYPE_CHECKING:
@@ -37,10 +38,13 @@ ROW_PINS = (0, 1, 2, 3, 4, 5, 6, 7)
 COL_PINS = (8, 9, 10, 11, 12, 13, 14, 15)
 SHIFT_PL, SHIFT_CLK, SHIFT_Q7 = 16, 17, 18
 BUTTON_PINS = (19, 20, 21, 26, 27)
-LED_PIN = 22
+SAFE_BUTTON = 3  # "back" held down at power-up: main() returns to the REPL (for mpremote)
+LED_PIN: "int | None" = 22  # None: a board without LEDs
 SCAN_PERIOD_MS = 2  # 64 switches at 2 ms: a change debounced in 3 scans shows in ~6 ms
 DEBOUNCE_SCANS = 3
+SNAPSHOT_PERIOD_MS = 2000  # unsolicited snapshot period (0 = never)
 BUTTON_DEBOUNCE_MS = 30
+HOST_READ_MAX = 256  # host bytes taken per loop turn at most, then a scan
 
 
 class MatrixScanner:
@@ -98,19 +102,39 @@ class Buttons:
         self.since = [0] * len(self.pins)
 
     def pressed(self, now: int) -> list[int]:
+        """The buttons newly pressed; ``now`` is in ms from an :class:`MsClock` (never wraps)."""
         out = []
         for i, pin in enumerate(self.pins):
             down = pin.value() == 0
-            if down != self.down[i] and time.ticks_diff(now, self.since[i]) > BUTTON_DEBOUNCE_MS:
+            if down != self.down[i] and now - self.since[i] > BUTTON_DEBOUNCE_MS:
                 self.down[i], self.since[i] = down, now
                 if down:
                     out.append(i)
         return out
 
 
+def read_host(poll: "Any", stream: "Any", limit: int) -> bytes:
+    """The host bytes waiting now, at most ``limit``, without blocking (the USB CDC stream
+    reads only what it is asked for, so one byte at a time while ``poll`` says more wait)."""
+    data = bytearray()
+    while len(data) < limit and poll.poll(0):
+        chunk = stream.read(1)
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
+
+
 def main() -> None:
+    # Ctrl-C is turned off below, so mpremote could never stop this program again; holding the
+    # SAFE_BUTTON while plugging in leaves the Pico at its REPL instead.
+    safe = machine.Pin(BUTTON_PINS[SAFE_BUTTON], machine.Pin.IN, machine.Pin.PULL_UP)
+    if safe.value() == 0:
+        return
+    # Host frames are binary: a 0x03 byte must not raise KeyboardInterrupt (Ctrl-C on the REPL).
+    micropython.kbd_intr(-1)
     total = sum(w * h for _n, _k, w, h in MODULES)
-    strip = neopixel.NeoPixel(machine.Pin(LED_PIN), total)
+    strip = None if LED_PIN is None else neopixel.NeoPixel(machine.Pin(LED_PIN), total)
     offsets = []
     acc = 0
     for _n, _k, w, h in MODULES:
@@ -118,25 +142,32 @@ def main() -> None:
         acc += w * h
 
     def show_leds(module: int, colours: list[tuple[int, int, int]]) -> None:
+        if strip is None:
+            return
         for i, rgb in enumerate(colours):
             strip[offsets[module] + i] = rgb
         if module == len(MODULES) - 1:
             strip.write()
 
     scanner = MatrixScanner() if SCANNER == "matrix" else ShiftScanner(total)
-    out = sys.stdout.buffer
-    fw = Firmware(MODULES, scan=scanner.scan, write=out.write, clock_ms=time.ticks_ms,
-                  show_leds=show_leds, debounce_scans=DEBOUNCE_SCANS, die_reader=False)
+    clock = MsClock(time.ticks_ms, time.ticks_diff)
+    fw = Firmware(MODULES, scan=scanner.scan, write=sys.stdout.buffer.write, clock_ms=clock,
+                  show_leds=None if strip is None else show_leds,
+                  debounce_scans=DEBOUNCE_SCANS, snapshot_period_ms=SNAPSHOT_PERIOD_MS,
+                  die_reader=False)
     buttons = Buttons()
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
     fw.boot()
     while True:
         if poll.poll(SCAN_PERIOD_MS):  # host bytes, or the scan period passed
-            fw.receive(sys.stdin.buffer.read(1))
+            fw.receive(read_host(poll, sys.stdin.buffer, HOST_READ_MAX))
         fw.poll()
-        for index in buttons.pressed(time.ticks_ms()):
+        for index in buttons.pressed(clock()):
             fw.button(index)
 
 
-main()
+# On the Pico this file is main.py, run as __main__; the Unix-port simulator imports it instead
+# (firmware_bridge/unixport/standins/run_pico.py) to set the layout before calling main().
+if __name__ == "__main__":
+    main()

@@ -164,12 +164,16 @@ def perform(sim: Any, game: Game, steps: list[Step], sensor: Sensor, referee: Re
 
 
 def run_demo(variant: str, options: dict[str, Any], seed: int, turns: int, out: TextIO,
-             capture: Path | None = None, pace: float = 0.0, noise: bool = False) -> Game:
-    """Play ``turns`` turns through the simulated board; returns the referee's game."""
+             capture: Path | None = None, pace: float = 0.0, noise: bool = False,
+             firmware: str = "python") -> Game:
+    """Play ``turns`` turns through the simulated board; returns the referee's game.
+
+    ``firmware`` is the board's (``sim://``'s option): ``python``, or ``micropython`` for
+    ``pico_main.py`` on the real interpreter."""
     player = Player(variant, options, seed, noise)
     game = Game(variant, options, seed=seed)
     occupied = [game.variant.layout.name(sq) for sq, p in enumerate(game.state.board) if p]
-    url = f"sim://?variant={variant}&start={','.join(occupied) or 'empty'}"
+    url = f"sim://?variant={variant}&start={','.join(occupied) or 'empty'}&firmware={firmware}"
     with open_sensor(url) as sensor:
         outputs = DemoOutputs(game, sensor, out, capture)
         referee = Referee(game, [outputs])
@@ -211,10 +215,13 @@ def demo_main(argv: list[str]) -> int:
     parser.add_argument("--capture", type=Path, help="write LED and display PNGs here")
     parser.add_argument("--pace", type=float, default=0.0, help="seconds to pause per turn")
     parser.add_argument("--noise", action="store_true", help="add switch bounce and brushes")
+    parser.add_argument("--firmware", choices=("python", "micropython"), default="python",
+                        help="the simulated board runs the firmware's logic in this process, "
+                        "or pico_main.py on MicroPython's Unix port")
     args = parser.parse_args(argv)
     try:
         game = run_demo(args.variant, _options(args.options), args.seed, args.turns, sys.stdout,
-                        args.capture, args.pace, args.noise)
+                        args.capture, args.pace, args.noise, args.firmware)
     except (RefereeError, BridgeError) as err:
         print(f"gravekeeper demo: {err}", file=sys.stderr)
         return 2
