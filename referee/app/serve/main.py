@@ -1,0 +1,220 @@
+"""``gravekeeper serve SENSOR_URL --variant V``: one board's referee as a web service.
+
+Why it prints the four page lines first and exactly: scripts, the systemd journal and the
+tests read them to find the pages. The player and arbiter URLs carry unguessable tokens
+(``secrets.token_urlsafe``) kept in the data directory, so that a restart (after a crash or a
+power cut) gives the same URLs and the phones' open pages reconnect by themselves. HTTPS is the
+default because phones refuse some APIs on plain HTTP; the self-signed certificate is made on
+the first run and kept in the data directory too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import ipaddress
+import json
+import os
+import secrets
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from firmware_bridge import open_sensor
+from firmware_bridge.errors import BridgeError
+from firmware_bridge.rig import load_rig
+from referee.rules.errors import RefereeError
+from referee.rules.variants import make_variant
+
+ROLES = ("white", "black", "arbiter")
+
+
+class ServeError(Exception):
+    """A start-up problem, reported as one line on stderr (exit status 2)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``gravekeeper serve``."""
+    parser = argparse.ArgumentParser(prog="gravekeeper serve")
+    parser.add_argument("url", help="sensor URL: sim://..., serial://..., dgt://..., replay://...")
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--options", help="variant options as a JSON object")
+    parser.add_argument("--rig", help="rig file (TOML) or built-in rig name")
+    parser.add_argument("--clock", help="time control, e.g. 5+3 (minutes + seconds)")
+    parser.add_argument("--data", default="gravekeeper-data",
+                        help="directory for the game store, tokens and certificate")
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
+    parser.add_argument("--port", type=int, default=None,
+                        help="port (default 8443 with HTTPS, 8080 with --http; 0 = any free)")
+    parser.add_argument("--http", action="store_true", help="plain HTTP (trusted network, tests)")
+    parser.add_argument("--settle", type=int, default=150, help="stillness before judging, ms")
+    parser.add_argument("--qr", choices=("auto", "yes", "no"), default="auto",
+                        help="QR codes of the player pages on stderr (auto: when a terminal)")
+    return parser
+
+
+def serve_main(argv: list[str]) -> int:
+    """Entry point; returns the exit status (2 for bad arguments or an unusable sensor)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return _serve(args)
+    except (ServeError, RefereeError, BridgeError, OSError, ValueError) as err:
+        sys.stderr.write(f"gravekeeper serve: {err}\n")
+        return 2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from hardware.clock import ChessClock, TimeControl
+    from referee.app.cli import _options
+    from referee.app.serve.live import LiveGame
+    from referee.app.serve.store import GameStore
+    from referee.app.serve.web import Hub, build_app
+
+    options = _options(args.options)
+    variant = make_variant(args.variant, options)  # checks variant and options first
+    clock = ChessClock(TimeControl.parse(args.clock)) if args.clock else None
+    rig = load_rig(args.rig) if args.rig else None
+    data = Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    tokens = load_tokens(data / "tokens.json")
+    store = GameStore(data / "games.sqlite")
+    stored = store.latest_open(variant.name, variant.options)
+    if stored is None:
+        stored = store.new_game(variant.name, variant.options, secrets.randbelow(2**31))
+    sock = _bind(args.host, args.port if args.port is not None else (8080 if args.http else 8443))
+    ssl: dict[str, Any] = {}
+    if not args.http:
+        cert, key = ensure_certificate(data, _public_host(args.host))
+        ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
+    sensor = open_sensor(args.url, rig=rig)
+    hub = Hub()
+    live = LiveGame(store, stored, sensor, hub.publish_threadsafe, clock=clock,
+                    settle_ms=args.settle)
+    app = build_app(live, hub, tokens)
+    urls = page_urls("http" if args.http else "https", _public_host(args.host),
+                     sock.getsockname()[1], tokens)
+    for role, url in urls.items():
+        sys.stdout.write(f"{role}: {url}\n")
+    sys.stdout.flush()
+    if args.qr == "yes" or (args.qr == "auto" and sys.stderr.isatty()):
+        print_qr(urls, sys.stderr)
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on",
+                            timeout_graceful_shutdown=2, **ssl)
+    server = uvicorn.Server(config)
+    # uvicorn re-raises the signal it caught once it has shut down: a no-op handler here
+    # makes that a clean exit with status 0.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: None)
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    finally:
+        sensor.close()
+        store.close()
+    return 0
+
+
+def load_tokens(path: Path) -> dict[str, str]:
+    """The pages' tokens, made on first use and kept (owner-only) in ``path``."""
+    if path.exists():
+        try:
+            tokens = json.loads(path.read_text("utf-8"))
+        except ValueError:
+            raise ServeError(f"{path}: not a tokens file (delete it to make new pages)") from None
+        if isinstance(tokens, dict) and all(isinstance(tokens.get(r), str) for r in ROLES):
+            return {r: str(tokens[r]) for r in ROLES}
+        raise ServeError(f"{path}: not a tokens file (delete it to make new pages)")
+    tokens = {role: secrets.token_urlsafe(24) for role in ROLES}
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(tokens, handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return tokens
+
+
+def page_urls(scheme: str, host: str, port: int, tokens: dict[str, str]) -> dict[str, str]:
+    """spectator, white, black, arbiter -> URL."""
+    base = f"{scheme}://{_url_host(host)}:{port}"
+    return {"spectator": f"{base}/", "white": f"{base}/p/{tokens['white']}",
+            "black": f"{base}/p/{tokens['black']}", "arbiter": f"{base}/a/{tokens['arbiter']}"}
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        raise ServeError(f"cannot listen on {host}:{port}: {err.strerror}") from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _public_host(host: str) -> str:
+    """The address to put in the URLs: the machine's LAN address when listening on all."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # no packet is sent: this only picks a route
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def ensure_certificate(data: Path, host: str) -> tuple[Path, Path]:
+    """A self-signed certificate for ``host`` (and localhost), made once and kept in ``data``."""
+    cert_path, key_path = data / "cert.pem", data / "key.pem"
+    if cert_path.exists() and key_path.exists():
+        return cert_path, key_path
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Gravekeeper referee")])
+    alt: list[x509.GeneralName] = [x509.DNSName("localhost"), x509.DNSName(socket.gethostname())]
+    for address in {host, "127.0.0.1"}:
+        try:
+            alt.append(x509.IPAddress(ipaddress.ip_address(address)))
+        except ValueError:
+            alt.append(x509.DNSName(address))
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=3650))
+            .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+            .sign(key, hashes.SHA256()))
+    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key.private_bytes(serialization.Encoding.PEM,
+                                       serialization.PrivateFormat.PKCS8,
+                                       serialization.NoEncryption()))
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    return cert_path, key_path
+
+
+def print_qr(urls: dict[str, str], out: TextIO) -> None:
+    """The player pages as QR codes for the terminal (scan with the phone's camera)."""
+    import segno
+
+    for role in ("white", "black"):
+        out.write(f"{role} page:\n")
+        segno.make(urls[role], error="l").terminal(out=out, compact=True)
+    out.flush()
