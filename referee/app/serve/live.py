@@ -90,6 +90,7 @@ class LiveGame:
         self._threads: list[threading.Thread] = []
         self._t0 = time.monotonic()
         self._replaying = False
+        self.settle_ms = settle_ms
 
     # ------------------------------------------------------------------ life
 
@@ -136,9 +137,12 @@ class LiveGame:
             self._note(f"resumed game {self.stored.id} after {len(self.game.played)} actions")
         self.referee.start()
         self._refresh()
+        # MoveInference.tick counts a tick as activity, so the board is judged only when two
+        # ticks are at least settle_ms apart: tick at that pace, not faster.
+        period = self.settle_ms / 1000
         while True:
             try:
-                kind, item = self.queue.get(timeout=0.1)
+                kind, item = self.queue.get(timeout=period)
             except queue.Empty:
                 self._guard(lambda: self.referee.tick(self._now_ms()))
                 continue
@@ -319,11 +323,13 @@ class LiveGame:
         # The referee keeps its outputs; its game and the inference's expectation follow.
         self.game = game
         self.referee.game = game
-        self.referee.inference.set_state(game.state)
         self.situation.status_kind = "takeback"
         self.situation.status_text = "the arbiter took back the last action: set the board"
         self._note("arbiter: took back the last action")
-        self._guard(self.referee.finish)
+        # What must change on the board now goes out as the referee's own correction update
+        # (Referee has no public take-back yet; its decision handler is the one place that
+        # turns inference decisions into updates, clock pauses included).
+        self.referee._handle(self.referee.inference.resync(game.state))
 
 
 ARBITER_OPS = ("pause", "resume", "add_time", "takeback", "adjudicate", "board_set")

@@ -34,7 +34,7 @@ STATIC: Final = {"app.js": "text/javascript", "style.css": "text/css"}
 PAGES: Final = {"spectator": "/", "white": "/p/", "black": "/p/", "arbiter": "/a/"}
 
 
-@dataclass
+@dataclass(eq=False)
 class Client:
     """One connected page: its audience and its outgoing queue."""
 

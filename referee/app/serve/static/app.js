@@ -175,7 +175,7 @@ function draw(s) {
   $("last").textContent = s.last || "–";
   list($("events"), s.events || []);
   const st = s.status || {};
-  $("status").textContent = st.text || "";
+  $("status").textContent = st.kind === "action" ? "" : (st.text || "");
   $("status").className = "status-" + (st.kind || "none");
   const ol = $("moves");
   ol.textContent = "";
@@ -220,7 +220,7 @@ function player(s) {
   if (choices.length > 12) {
     const sel = document.createElement("select");
     sel.id = "choice-select";
-    for (const c of choices) { const o = document.createElement("option"); o.textContent = c; sel.append(o); }
+    for (const c of choices) { const o = document.createElement("option"); o.textContent = c; o.value = c; o.dataset.action = c; sel.append(o); }
     const go = document.createElement("button");
     go.textContent = "Choose";
     go.onclick = () => send({op: "act", action: sel.value});
