@@ -93,10 +93,10 @@ def start_serve(sim: SimulatedBoard, variant: str, data: Path, *extra: str) -> t
     args = [sys.executable, "-c", "from referee.app.cli import main; raise SystemExit(main())",
             "serve", f"serial://{sim.port_path}", "--variant", variant, "--rig", variant,
             "--data", str(data), "--host", "127.0.0.1", "--port", "0", "--http", *extra]
-    return (*_launch(args), args)  # type: ignore[return-value]
+    return (*launch(args), args)  # type: ignore[return-value]
 
 
-def _launch(args: list[str]) -> tuple[subprocess.Popen[str], dict[str, str]]:
+def launch(args: list[str]) -> tuple[subprocess.Popen[str], dict[str, str]]:
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     urls: dict[str, str] = {}
     assert proc.stdout is not None and proc.stderr is not None
@@ -119,7 +119,7 @@ def restart(served: Served, port: int) -> None:
     args = [a if a != "0" else str(port) for a in served.args]
     deadline = time.monotonic() + 5
     while True:
-        proc, urls = _launch(args)
+        proc, urls = launch(args)
         if urls == served.urls or time.monotonic() > deadline:
             break
     served.proc, served.urls = proc, urls
