@@ -67,6 +67,10 @@ def test_zombie_burial_stays_secret_and_arbiter_takes_back(tmp_path: Path) -> No
         wait_text(spectator, "#to-act", "Black to act")
         assert "g8f6" not in spectator.page.inner_text("#moves")
         wait_text(spectator, "#status", "f6")  # the board still shows the knight on f6
+        # the LEDs follow: the squares to put right light up on the board
+        lit: set[str] = set()
+        served.sim.wait_until(lambda: lit.update(served.sim.leds) or {"f6", "g8"} <= lit,
+                              timeout=5)
         served.truth.undo()
         served.sim.move("f6", "g8")
         served.play("b8c6")

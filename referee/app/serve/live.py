@@ -25,6 +25,7 @@ from firmware_bridge.errors import BridgeError, SensorTimeout
 from firmware_bridge.events import Button
 from firmware_bridge.sensor import Sensor
 from hardware.clock import ChessClock
+from referee.app.serve.leds import BoardLedOutput
 from referee.app.serve.store import GameStore, StoredGame
 from referee.app.serve.views import (
     AUDIENCES,
@@ -72,7 +73,8 @@ class LiveGame:
     """
 
     def __init__(self, store: GameStore, stored: StoredGame, sensor: Sensor, publish: Publish,
-                 *, clock: ChessClock | None = None, settle_ms: int = 150) -> None:
+                 *, clock: ChessClock | None = None, settle_ms: int = 150,
+                 leds: bool = True) -> None:
         self.store = store
         self.stored = stored
         self.sensor = sensor
@@ -81,7 +83,11 @@ class LiveGame:
         self.game = store.replay(stored)
         self.situation = Situation(game_id=stored.id)
         # FlagFell's colour is a frozen field, GameClock's FlagLike a plain attribute: same shape.
-        self.referee = Referee(self.game, [self._on_update], settle_ms=settle_ms,
+        self.leds = BoardLedOutput(sensor, self.game) if leds else None
+        outputs: list[Callable[[Update], None]] = [self._on_update]
+        if self.leds is not None:
+            outputs.append(self.leds)
+        self.referee = Referee(self.game, outputs, settle_ms=settle_ms,
                                clock=cast(GameClock, clock))
         self.queue: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.seq = 0
@@ -107,6 +113,8 @@ class LiveGame:
         self.queue.put(("stop", None))
         for thread in self._threads:
             thread.join(timeout=3)
+        if self.leds is not None:
+            self.leds.close()
 
     def submit(self, role: str, body: dict[str, Any]) -> Future[dict[str, Any]]:
         """Queue a page's command; the future gives the reply or raises CommandError."""
