@@ -196,6 +196,7 @@ class LiveGame:
 
     def _refresh(self) -> None:
         self.seq += 1
+        self.situation.at = round(time.time(), 4)
         self.situation.clock = self._clock_data()
         self.views = {a: json.dumps(build_view(self.game, a, self.situation, self.seq))
                       for a in AUDIENCES}

@@ -44,6 +44,7 @@ class Situation:
     clock: dict[str, Any] | None = None
     game_id: int = 0
     link: str = ""
+    at: float = 0.0  # wall-clock time of the snapshot (latency measurements)
 
 
 def layout_data(layout: Layout) -> list[dict[str, Any]]:
@@ -107,7 +108,7 @@ def build_view(game: Game, audience: str, situation: Situation, seq: int) -> dic
         "view": variant.view(state, viewer),
         "status": {"kind": situation.status_kind, "text": situation.status_text},
         "clock": situation.clock, "paused": situation.paused,
-        "draw_offer": situation.draw_offer, "link": situation.link,
+        "draw_offer": situation.draw_offer, "link": situation.link, "at": situation.at,
     }
     if viewer is not None:
         out["choices"] = choices_for(game, viewer)
