@@ -121,9 +121,16 @@ def test_deadmans_spectator_sees_tombstone_and_hell(tmp_path: Path) -> None:
     with serving("deadmans", tmp_path, "--clock", "5+3") as served, chromium() as browser:
         spectator = open_page(browser, served.urls["spectator"])
         black = open_page(browser, served.urls["black"], (390, 844))
-        for text in ("e2e4", "d7d5", "e4d5", "home=hell:c7"):
+        for text in ("e2e4", "d7d5", "e4d5"):
             served.play(text)
+        # black names its Hell home on the phone, then puts the pawn there
+        choose_on_page(black, "home=hell:c7")
+        served.choose("home=hell:c7")
+        wait_text(spectator, "#status", "put a piece on hell:c7")
+        served.sim.place("hell:c7")
+        served.play("g8f6")
         wait_text(spectator, "#moves", "home=hell:c7")
+        wait_text(spectator, "#moves", "g8f6")
         page = spectator.page
         assert page.locator("[data-sq='d5'] .mk-tombstones").count() == 1
         assert page.locator("[data-sq='hell:c7'] .pc").inner_text() == "\u265F"
@@ -139,6 +146,6 @@ def _screenshots(browser: object, urls: dict[str, str]) -> None:
     for role in ("spectator", "black", "arbiter"):
         for size, viewport in (("desktop", (1280, 800)), ("phone", (390, 844))):
             watched = open_page(browser, urls[role], viewport)
-            wait_text(watched, "#moves", "home=hell:c7")
+            wait_text(watched, "#moves", "g8f6")
             watched.page.screenshot(path=str(DOCS / f"{role}-{size}.png"), full_page=True)
             watched.page.context.close()
