@@ -183,3 +183,36 @@ def test_port_in_use_is_one_line(tmp_path: Path) -> None:
     assert result.stderr.count("\n") == 1
 
 
+
+
+def test_arbiter_clock_controls(tmp_path: Path) -> None:
+    proc, urls = launch([*CLI, "sim://?variant=standard", "--data", str(tmp_path), "--host",
+                         "127.0.0.1", "--port", "0", "--http", "--clock", "5+3"])
+    try:
+        api = urls["spectator"] + "api/command"
+        arbiter = _token(urls, "arbiter")
+
+        def command(**body: Any) -> int:
+            return _request(api, json.dumps({"token": arbiter, **body}).encode())[0]
+
+        def clock() -> dict[str, Any]:
+            game = json.loads(_request(urls["spectator"] + "api/game")[1])
+            assert isinstance(game["clock"], dict)
+            return game["clock"]
+
+        assert command(op="pause") == 200
+        paused = clock()
+        assert paused["paused"] == ["arbiter"] and paused["running"] == "white"
+        assert command(op="add_time", colour="black", seconds=60) == 200
+        assert clock()["black"] == 360.0
+        assert command(op="add_time", colour="black", seconds=-5) == 400
+        assert command(op="add_time", colour="blue", seconds=5) == 400
+        assert command(op="resume") == 200 and clock()["paused"] == []
+        assert command(op="adjudicate", result="1/2-1/2", reason="agreed at the board") == 200
+        game = json.loads(_request(urls["spectator"] + "api/game")[1])
+        assert (game["result"], game["reason"]) == ("1/2-1/2", "agreed at the board")
+        assert game["clock"]["running"] is None
+        assert command(op="takeback") == 200  # the adjudication is taken back
+        assert json.loads(_request(urls["spectator"] + "api/game")[1])["result"] == "*"
+    finally:
+        assert stop(proc)[0] == 0
