@@ -216,3 +216,12 @@ def test_arbiter_clock_controls(tmp_path: Path) -> None:
         assert json.loads(_request(urls["spectator"] + "api/game")[1])["result"] == "*"
     finally:
         assert stop(proc)[0] == 0
+
+
+def test_qr_codes_of_the_player_pages_on_stderr(tmp_path: Path) -> None:
+    proc, urls = launch([*CLI, "sim://", "--data", str(tmp_path), "--host", "127.0.0.1",
+                         "--port", "0", "--http", "--qr", "yes"])
+    status, err = stop(proc)
+    assert status == 0
+    assert "white page:" in err and "black page:" in err and "\u2588" in err
+    assert urls["white"] not in err  # only the pictures: the URLs are on stdout

@@ -96,6 +96,18 @@ def _serve(args: argparse.Namespace) -> int:
     live = LiveGame(store, stored, sensor, hub.publish_threadsafe, clock=clock,
                     settle_ms=args.settle)
     app = build_app(live, hub, tokens)
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on",
+                            timeout_graceful_shutdown=2, ws_max_size=65536, **ssl)
+    server = uvicorn.Server(config)
+
+    # A stop request at any moment from here on ends the service cleanly (status 0): before
+    # uvicorn runs it is remembered; uvicorn re-raises the signal it caught once it has shut
+    # down, and this handler makes that harmless too.
+    def stop_request(signum: int, frame: object) -> None:
+        server.should_exit = True
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, stop_request)
     urls = page_urls("http" if args.http else "https", _public_host(args.host),
                      sock.getsockname()[1], tokens)
     for role, url in urls.items():
@@ -103,13 +115,6 @@ def _serve(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if args.qr == "yes" or (args.qr == "auto" and sys.stderr.isatty()):
         print_qr(urls, sys.stderr)
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on",
-                            timeout_graceful_shutdown=2, **ssl)
-    server = uvicorn.Server(config)
-    # uvicorn re-raises the signal it caught once it has shut down: a no-op handler here
-    # makes that a clean exit with status 0.
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: None)
     try:
         asyncio.run(server.serve(sockets=[sock]))
     finally:

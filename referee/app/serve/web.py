@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -77,7 +78,11 @@ def build_app(live: LiveGame, hub: Hub, tokens: dict[str, str]) -> Starlette:
     def role_of(token: str | None) -> str | None:
         if not token:
             return SPECTATOR
-        return roles.get(token)
+        found = None
+        for known, role in roles.items():  # constant time per token: no timing hints
+            if hmac.compare_digest(known.encode(), token.encode()):
+                found = role
+        return found
 
     async def index(request: Request) -> Response:
         return Response(page, media_type="text/html", headers={"Cache-Control": "no-store"})
@@ -112,8 +117,8 @@ def build_app(live: LiveGame, hub: Hub, tokens: dict[str, str]) -> Starlette:
                                           'attachment; filename="game.pgn"'})
 
     async def api_command(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_MESSAGE:
+        body = await _limited_body(request)
+        if body is None:
             return JSONResponse({"error": "request too large"}, status_code=413)
         try:
             data = json.loads(body)
@@ -168,6 +173,19 @@ def build_app(live: LiveGame, hub: Hub, tokens: dict[str, str]) -> Starlette:
             live.stop()
 
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def _limited_body(request: Request) -> bytes | None:
+    """The request body, or None as soon as it is larger than MAX_MESSAGE (never read whole)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_MESSAGE:
+        return None
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_MESSAGE:
+            return None
+    return body
 
 
 async def _send(ws: WebSocket, client: Client) -> None:
