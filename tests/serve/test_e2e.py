@@ -73,6 +73,8 @@ def test_zombie_burial_stays_secret_and_arbiter_takes_back(tmp_path: Path) -> No
                               timeout=5)
         served.truth.undo()
         served.sim.move("f6", "g8")
+        arbiter.page.click("[data-op='board_set']")
+        wait_text(arbiter, "#status", "the board is set")
         served.play("b8c6")
         wait_text(black, "#moves", "b8c6")
 

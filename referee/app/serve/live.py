@@ -34,7 +34,7 @@ from referee.app.serve.views import (
     build_view,
     choices_for,
 )
-from referee.live.session import GameClock, Referee, Update
+from referee.live.session import ILLEGAL_POSITION, GameClock, Referee, Update
 from referee.rules.errors import RefereeError
 from referee.rules.pgn import game_pgn
 from referee.rules.pieces import BLACK, COLOUR_NAMES, WHITE
@@ -315,10 +315,13 @@ class LiveGame:
                 raise CommandError(409, "the game is already over")
             self._end(str(result), reason or "arbiter's decision")
         elif op == "board_set":
-            # The arbiter confirms the pieces stand as the game says: judge the board anew.
-            self.referee.inference.set_state(self.game.state)
-            self._guard(self.referee.finish)
-            self._note("arbiter: board confirmed as set")
+            # The arbiter says the pieces stand as the game says: judge the board against the
+            # game anew; what still differs comes back as the referee's correction.
+            self._note("arbiter: the board is set")
+            self.situation.status_kind, self.situation.status_text = "good", "the board is set"
+            self.referee._handle(self.referee.inference.resync(self.game.state))
+            if self.clock is not None:
+                self.clock.resume(ILLEGAL_POSITION)
         else:
             raise CommandError(400, f"unknown arbiter op {op!r}")
         return {"ok": True}
