@@ -189,11 +189,11 @@ def test_arbiter_clock_controls(tmp_path: Path) -> None:
     proc, urls = launch([*CLI, "sim://?variant=standard", "--data", str(tmp_path), "--host",
                          "127.0.0.1", "--port", "0", "--http", "--clock", "5+3"])
     try:
-        api = urls["spectator"] + "api/command"
         arbiter = _token(urls, "arbiter")
 
         def command(**body: Any) -> int:
-            return _request(api, json.dumps({"token": arbiter, **body}).encode())[0]
+            return _request(urls["spectator"] + "api/command",
+                            json.dumps({"token": arbiter, **body}).encode())[0]
 
         def clock() -> dict[str, Any]:
             game = json.loads(_request(urls["spectator"] + "api/game")[1])
@@ -207,6 +207,14 @@ def test_arbiter_clock_controls(tmp_path: Path) -> None:
         assert clock()["black"] == 360.0
         assert command(op="add_time", colour="black", seconds=-5) == 400
         assert command(op="add_time", colour="blue", seconds=5) == 400
+    finally:
+        assert stop(proc)[0] == 0
+    # the times are kept: a restart goes on with them
+    proc, urls = launch([*CLI, "sim://?variant=standard", "--data", str(tmp_path), "--host",
+                         "127.0.0.1", "--port", "0", "--http", "--clock", "5+3"])
+    try:
+        resumed = clock()
+        assert resumed["black"] == 360.0 and 290 < resumed["white"] <= 300.0
         assert command(op="resume") == 200 and clock()["paused"] == []
         assert command(op="adjudicate", result="1/2-1/2", reason="agreed at the board") == 200
         game = json.loads(_request(urls["spectator"] + "api/game")[1])

@@ -97,6 +97,7 @@ class LiveGame:
         self._t0 = time.monotonic()
         self._replaying = False
         self.settle_ms = settle_ms
+        self._clock_saved = 0.0
 
     # ------------------------------------------------------------------ life
 
@@ -144,6 +145,8 @@ class LiveGame:
         if self.game.played:
             self._note(f"resumed game {self.stored.id} after {len(self.game.played)} actions")
         self.referee.start()
+        if self.clock is not None and self.game.played and self.game.state.turn != WHITE:
+            self.clock.press(WHITE)  # a resumed game: the side to move runs, not White
         self._refresh()
         # MoveInference.tick counts a tick as activity, so the board is judged only when two
         # ticks are at least settle_ms apart: tick at that pace, not faster.
@@ -153,8 +156,10 @@ class LiveGame:
                 kind, item = self.queue.get(timeout=period)
             except queue.Empty:
                 self._guard(lambda: self.referee.tick(self._now_ms()))
+                self._keep_clock(every=5.0)
                 continue
             if kind == "stop":
+                self._keep_clock(every=0.0)
                 return
             if kind == "event":
                 self._guard(functools.partial(self.referee.feed, item))
@@ -179,7 +184,8 @@ class LiveGame:
 
     def _on_update(self, update: Update) -> None:
         if update.played is not None and not self._replaying:
-            self.store.append(self.stored.id, update.played)  # committed before it is shown
+            # committed before it is shown
+            self.store.append(self.stored.id, update.played, self._clock_times())
         if update.kind == "note":
             self._note(update.text)
         else:
@@ -201,6 +207,20 @@ class LiveGame:
         self.views = {a: json.dumps(build_view(self.game, a, self.situation, self.seq))
                       for a in AUDIENCES}
         self.publish(self.views)
+
+    def _keep_clock(self, every: float) -> None:
+        """Store the clock's times when ``every`` seconds passed since they were last stored
+        (a crash loses at most that much thinking time)."""
+        times = self._clock_times()
+        now = time.monotonic()
+        if times is not None and now - self._clock_saved >= every:
+            self.store.save_clock(self.stored.id, times)
+            self._clock_saved = now
+
+    def _clock_times(self) -> tuple[float, float] | None:
+        if self.clock is None:
+            return None
+        return self.clock.remaining(WHITE), self.clock.remaining(BLACK)
 
     def _clock_data(self) -> dict[str, Any] | None:
         clock = self.clock
@@ -281,9 +301,9 @@ class LiveGame:
 
     def _end(self, result: str, reason: str) -> None:
         played = self.game.adjudicate(result, reason)
-        self.store.append(self.stored.id, played)
         if self.clock is not None:
             self.clock.stop()
+        self.store.append(self.stored.id, played, self._clock_times())
         self.situation.status_kind, self.situation.status_text = "ended", f"{reason} - {result}"
 
     def _arbiter(self, op: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -324,6 +344,8 @@ class LiveGame:
                 self.clock.resume(ILLEGAL_POSITION)
         else:
             raise CommandError(400, f"unknown arbiter op {op!r}")
+        if op in ("pause", "resume", "add_time"):
+            self._keep_clock(every=0.0)
         return {"ok": True}
 
     def _take_back(self) -> None:

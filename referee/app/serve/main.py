@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import datetime
 import ipaddress
 import json
@@ -77,7 +78,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     options = _options(args.options)
     variant = make_variant(args.variant, options)  # checks variant and options first
-    clock = ChessClock(TimeControl.parse(args.clock)) if args.clock else None
+    if args.clock:
+        TimeControl.parse(args.clock)  # a bad time control is reported before anything else
     rig = load_rig(args.rig) if args.rig else None
     data = Path(args.data)
     data.mkdir(parents=True, exist_ok=True)
@@ -86,6 +88,14 @@ def _serve(args: argparse.Namespace) -> int:
     stored = store.latest_open(variant.name, variant.options)
     if stored is None:
         stored = store.new_game(variant.name, variant.options, secrets.randbelow(2**31))
+    clock = None
+    if args.clock:
+        control = TimeControl.parse(args.clock)
+        if stored.clock is None:
+            clock = ChessClock(control)
+        else:  # resume with the times stored after the last action
+            clock = ChessClock(dataclasses.replace(control, base=max(stored.clock[0], 0.1)),
+                               dataclasses.replace(control, base=max(stored.clock[1], 0.1)))
     sock = _bind(args.host, args.port if args.port is not None else (8080 if args.http else 8443))
     ssl: dict[str, Any] = {}
     if not args.http:

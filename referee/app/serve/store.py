@@ -31,7 +31,9 @@ CREATE TABLE IF NOT EXISTS games (
     started REAL NOT NULL,
     result TEXT NOT NULL DEFAULT '*',
     reason TEXT NOT NULL DEFAULT '',
-    ended REAL
+    ended REAL,
+    clock_white REAL,
+    clock_black REAL
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -62,6 +64,7 @@ class StoredGame:
     seed: int
     result: str
     reason: str
+    clock: tuple[float, float] | None = None
 
 
 class GameStore:
@@ -90,15 +93,16 @@ class GameStore:
     def latest_open(self, variant: str, options: dict[str, Any]) -> StoredGame | None:
         """The last unfinished game of this variant with these options, if any."""
         row = self.db.execute(
-            "SELECT id, variant, options, seed, result, reason FROM games WHERE variant = ? "
+            "SELECT id, variant, options, seed, result, reason, clock_white, clock_black "
+            "FROM games WHERE variant = ? "
             "AND options = ? AND result = '*' ORDER BY id DESC LIMIT 1",
             (variant, _canon(options))).fetchone()
         return None if row is None else _stored(row)
 
     def game(self, game_id: int) -> StoredGame:
         """One game by id (raises RecordError when there is none)."""
-        row = self.db.execute("SELECT id, variant, options, seed, result, reason FROM games "
-                              "WHERE id = ?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT id, variant, options, seed, result, reason, clock_white, "
+                              "clock_black FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise RecordError(f"no game {game_id} in {self.path}")
         return _stored(row)
@@ -124,8 +128,10 @@ class GameStore:
 
     # ------------------------------------------------------------------ actions
 
-    def append(self, game_id: int, played: Played) -> None:
-        """Commit one applied action (and the result, when it ended the game)."""
+    def append(self, game_id: int, played: Played,
+               clock: tuple[float, float] | None = None) -> None:
+        """Commit one applied action (and the result, when it ended the game, and the clock's
+        times for White and Black after it, when there is a clock)."""
         value = played.action.value if played.action.kind == ADJUDICATE else ""
         with self.db:
             self.db.execute("BEGIN")
@@ -136,6 +142,9 @@ class GameStore:
                             (game_id, n, played.action.kind, played.text, value, played.actor,
                              time.time()))
             self._result(game_id, played)
+            if clock is not None:
+                self.db.execute("UPDATE games SET clock_white = ?, clock_black = ? WHERE id = ?",
+                                (clock[0], clock[1], game_id))
 
     def _result(self, game_id: int, played: Played) -> None:
         from referee.rules.events import GameEnded
@@ -144,6 +153,12 @@ class GameStore:
             if isinstance(event, GameEnded):
                 self.db.execute("UPDATE games SET result = ?, reason = ?, ended = ? WHERE id = ?",
                                 (event.result, event.reason, time.time(), game_id))
+
+    def save_clock(self, game_id: int, clock: tuple[float, float]) -> None:
+        """Keep the clock's times (after an arbiter's change, and every few seconds)."""
+        with self.db:
+            self.db.execute("UPDATE games SET clock_white = ?, clock_black = ? WHERE id = ?",
+                            (clock[0], clock[1], game_id))
 
     def drop_last(self, game_id: int) -> bool:
         """Take back the last stored action (and reopen the game). False when there is none."""
@@ -184,5 +199,6 @@ def _canon(options: dict[str, Any]) -> str:
 
 
 def _stored(row: tuple[Any, ...]) -> StoredGame:
+    clock = (float(row[6]), float(row[7])) if row[6] is not None and row[7] is not None else None
     return StoredGame(int(row[0]), str(row[1]), json.loads(row[2]), int(row[3]), str(row[4]),
-                      str(row[5]))
+                      str(row[5]), clock)
