@@ -233,3 +233,17 @@ def test_qr_codes_of_the_player_pages_on_stderr(tmp_path: Path) -> None:
     assert status == 0
     assert "white page:" in err and "black page:" in err and "\u2588" in err
     assert urls["white"] not in err  # only the pictures: the URLs are on stdout
+
+
+def test_a_virtual_die_roll_from_the_player_page(tmp_path: Path) -> None:
+    from tests.serve.harness import serving
+
+    with serving("die", tmp_path) as served:
+        game = json.loads(_request(served.base + "/api/game")[1])
+        assert game["to_act"] == "white" and game["view"]["dice"]["white"]["square"] == "a1"
+        white = served.token("white")
+        body = json.dumps({"token": white, "op": "act", "action": "roll"}).encode()
+        assert _request(served.base + "/api/command", body)[0] == 200
+        game = json.loads(_request(served.base + "/api/game")[1])
+        assert len(game["moves"]) == 1 and game["moves"][0]["text"].startswith("roll=")
+        assert game["moves"][0]["actor"] == "white"
