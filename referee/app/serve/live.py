@@ -238,12 +238,14 @@ class LiveGame:
         try:
             reply = self._run(command.role, command.body)
         except CommandError as err:
+            self._refresh()
             command.done.set_exception(err)
         except RefereeError as err:
+            self._refresh()
             command.done.set_exception(CommandError(409, str(err)))
         else:
+            self._refresh()  # the pages have the new snapshot before the sender has its reply
             command.done.set_result(reply)
-        self._refresh()
 
     def _run(self, role: str, body: dict[str, Any]) -> dict[str, Any]:
         op = body.get("op")

@@ -50,6 +50,7 @@ class Hub:
         self.clients: set[Client] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.latest: dict[str, str] = {}
+        self.ready: asyncio.Event | None = None  # set with the first snapshot (made in the loop)
 
     def publish_threadsafe(self, views: dict[str, str]) -> None:
         """Called on the game thread after every change."""
@@ -59,6 +60,8 @@ class Hub:
             loop.call_soon_threadsafe(self._publish, views)
 
     def _publish(self, views: dict[str, str]) -> None:
+        if self.ready is not None:
+            self.ready.set()
         for client in self.clients:
             message = views[client.audience]
             if client.queue.full():
@@ -103,6 +106,9 @@ def build_app(live: LiveGame, hub: Hub, tokens: dict[str, str]) -> Starlette:
         return Response(_static(name), media_type=STATIC[name])
 
     async def api_game(request: Request) -> Response:
+        if hub.ready is not None and not hub.ready.is_set():
+            with contextlib.suppress(TimeoutError):  # the game is being loaded
+                await asyncio.wait_for(hub.ready.wait(), 10.0)
         text = hub.latest.get(SPECTATOR)
         if text is None:
             return JSONResponse({"error": "starting"}, status_code=503)
@@ -166,6 +172,7 @@ def build_app(live: LiveGame, hub: Hub, tokens: dict[str, str]) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
+        hub.ready = asyncio.Event()
         live.start()
         try:
             yield
