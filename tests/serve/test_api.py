@@ -94,7 +94,8 @@ def test_bad_requests_are_refused_and_change_nothing(served: tuple[Any, dict[str
         for message, code in (("{bad", 400), ("7", 400), ("y" * 5000, 413),
                               (json.dumps({"op": "takeback"}), 403),
                               (json.dumps({"op": "act", "action": "bury=e4"}), 409),
-                              (json.dumps({"op": "button", "name": "reset"}), 400)):
+                              (json.dumps({"op": "button", "name": "reset"}), 400),
+                              (b"\x00binary", 400)):
             ws.send(message)
             assert _reply(ws)["code"] == code, message
     with connect(f"{ws_url}?token=wrong") as ws:

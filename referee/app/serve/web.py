@@ -206,10 +206,17 @@ async def _send(ws: WebSocket, client: Client) -> None:
 async def _receive(ws: WebSocket, live: LiveGame, audience: str) -> None:
     while True:
         try:
-            text = await ws.receive_text()
-        except (WebSocketDisconnect, RuntimeError, KeyError):
+            message = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
             return
-        reply, code = await _parse_and_run(live, audience, text)
+        if message.get("type") == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if not isinstance(text, str):  # a binary frame: not part of the protocol
+            reply: dict[str, Any] = {"ok": False, "error": "expected a JSON text message"}
+            code = 400
+        else:
+            reply, code = await _parse_and_run(live, audience, text)
         try:
             await ws.send_text(json.dumps({"type": "reply", **reply, "code": code}))
         except (WebSocketDisconnect, RuntimeError, OSError):
