@@ -218,6 +218,18 @@ class ChessClock:
         else:
             self.pause(LINK_LOST, since=last_heard)
 
+    def add_time(self, colour: int, seconds: float) -> None:
+        """Give ``colour`` ``seconds`` more (an arbiter's decision); a fallen flag stays down.
+
+        Raises:
+            ValueError: ``seconds`` is not positive.
+        """
+        if seconds <= 0:
+            raise ValueError(f"add_time: {seconds} s is not a positive time")
+        with self._lock:
+            self._bank[colour] += seconds
+        self._changed()
+
     def stop(self) -> None:
         """Stop both times for good (the game ended)."""
         with self._lock:

@@ -20,6 +20,8 @@ COMMANDS: Final = {
     "play": ("referee.app.cli:play_main", "play a game in the terminal"),
     "sense": ("firmware_bridge.cli:sense_main", "print a sensor's events"),
     "watch": ("referee.app.watch:watch_main", "referee a game from a sensor"),
+    "serve": ("referee.app.serve.main:serve_main", "the web pages and service for one board"),
+    "doctor": ("referee.app.doctor:doctor_main", "list the hardware found, in plain words"),
     "demo": ("referee.app.demo:demo_main", "a demonstration game on the simulated board"),
     "vision-eval": ("referee.app.vision_cli:eval_main",
                     "score the camera pipeline on labelled photos"),

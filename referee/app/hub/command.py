@@ -6,13 +6,13 @@ Prints ``dashboard: URL`` and ``arbiter: URL``, then serves until stopped (SIGIN
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from pathlib import Path
 
-from referee.app.hub.schema import HubError, parse_mqtt_url
+from referee.app.hub.schema import HubError, MqttUrl, parse_mqtt_url
 from referee.app.hub.server import Hub, arbiter_token, build_app
 from referee.app.hub.store import Store
+from referee.app.listen import ListenError, bind_socket, ensure_certificate, public_host
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -24,17 +24,6 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8443, help="port to listen on (0: any free one)")
     p.add_argument("--http", action="store_true", help="plain HTTP (trusted network, tests)")
     return p
-
-
-def _page_host(host: str) -> str:
-    if host not in ("0.0.0.0", "::"):
-        return host
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route's address
-            return str(s.getsockname()[0])
-    except OSError:
-        return "127.0.0.1"
 
 
 def hub_main(argv: list[str]) -> int:
@@ -54,28 +43,21 @@ def hub_main(argv: list[str]) -> int:
     return _serve(args, url, store, token, data)
 
 
-def _serve(args: argparse.Namespace, url: object, store: Store, token: str, data: Path) -> int:
+def _serve(args: argparse.Namespace, url: MqttUrl, store: Store, token: str, data: Path) -> int:
     import uvicorn
 
-    from referee.app.tls import ensure_certificate
-
-    hub = Hub(url, store)  # type: ignore[arg-type]
+    hub = Hub(url, store)
     app = build_app(hub, token)
-    host = _page_host(args.host)
+    host = public_host(args.host)
     cert = key = None
-    if not args.http:
-        cert, key = ensure_certificate(data, [host])
-    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind((args.host, args.port))
-    except OSError as exc:
-        print(f"gravekeeper hub: cannot listen on {args.host}:{args.port}: {exc.strerror}",
-              file=sys.stderr)
+        sock = bind_socket(args.host, args.port)
+        if not args.http:
+            cert, key = ensure_certificate(data, host)
+    except (ListenError, OSError) as exc:
+        print(f"gravekeeper hub: {exc}", file=sys.stderr)
         return 2
-    port = sock.getsockname()[1]
-    scheme = "http" if args.http else "https"
-    base = f"{scheme}://{host}:{port}"
+    base = f"{'http' if args.http else 'https'}://{host}:{sock.getsockname()[1]}"
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             ssl_certfile=cert, ssl_keyfile=key)
     server = uvicorn.Server(config)

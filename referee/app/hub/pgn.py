@@ -16,6 +16,8 @@ from typing import Final
 import chess
 import chess.pgn
 
+from referee.rules.pgn import tag_value, wrap_words
+
 _TOKEN: Final = re.compile(r"^[A-Za-z0-9=:@+#,./*_-]+$")
 SEVEN_TAGS: Final = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
@@ -30,8 +32,8 @@ def public_pgn(variant: str, title: str, moves: Sequence[str], sides: Sequence[s
         if standard is not None:
             return standard
     tags["Variant"] = title
-    lines = [f'[{key} "{_escape(value)}"]' for key, value in tags.items()]
-    return "\n".join(lines) + "\n\n" + _wrap(_movetext(moves, sides) + [result]) + "\n"
+    lines = [f'[{key} "{tag_value(value)}"]' for key, value in tags.items()]
+    return "\n".join(lines) + "\n\n" + wrap_words(_movetext(moves, sides) + [result]) + "\n"
 
 
 def _standard(moves: Sequence[str], tags: Mapping[str, str]) -> str | None:
@@ -66,20 +68,3 @@ def _movetext(moves: Sequence[str], sides: Sequence[str]) -> list[str]:
         last = side
         words.append(text if _TOKEN.match(text) else "{" + text.replace("}", ")") + "}")
     return words
-
-
-def _escape(value: str) -> str:
-    return str(value).replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _wrap(words: list[str], width: int = 79) -> str:
-    out: list[str] = []
-    line = ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > width:
-            out.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    out.append(line)
-    return "\n".join(out)

@@ -1,0 +1,172 @@
+"""``gravekeeper serve SENSOR_URL --variant V``: one board's referee as a web service.
+
+Why it prints the four page lines first and exactly: scripts, the systemd journal and the
+tests read them to find the pages. The player and arbiter URLs carry unguessable tokens
+(``secrets.token_urlsafe``) kept in the data directory, so that a restart (after a crash or a
+power cut) gives the same URLs and the phones' open pages reconnect by themselves. HTTPS is the
+default because phones refuse some APIs on plain HTTP; the self-signed certificate is made on
+the first run and kept in the data directory too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import os
+import secrets
+import signal
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from firmware_bridge import open_sensor
+from firmware_bridge.errors import BridgeError
+from firmware_bridge.rig import load_rig
+from referee.app.listen import ListenError, bind_socket, ensure_certificate, public_host
+from referee.rules.errors import RefereeError
+from referee.rules.variants import make_variant
+
+ROLES = ("white", "black", "arbiter")
+
+
+class ServeError(Exception):
+    """A start-up problem, reported as one line on stderr (exit status 2)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``gravekeeper serve``."""
+    parser = argparse.ArgumentParser(prog="gravekeeper serve")
+    parser.add_argument("url", help="sensor URL: sim://..., serial://..., dgt://..., replay://...")
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--options", help="variant options as a JSON object")
+    parser.add_argument("--rig", help="rig file (TOML) or built-in rig name")
+    parser.add_argument("--clock", help="time control, e.g. 5+3 (minutes + seconds)")
+    parser.add_argument("--data", default="gravekeeper-data",
+                        help="directory for the game store, tokens and certificate")
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
+    parser.add_argument("--port", type=int, default=None,
+                        help="port (default 8443 with HTTPS, 8080 with --http; 0 = any free)")
+    parser.add_argument("--http", action="store_true", help="plain HTTP (trusted network, tests)")
+    parser.add_argument("--settle", type=int, default=150, help="stillness before judging, ms")
+    parser.add_argument("--qr", choices=("auto", "yes", "no"), default="auto",
+                        help="QR codes of the player pages on stderr (auto: when a terminal)")
+    return parser
+
+
+def serve_main(argv: list[str]) -> int:
+    """Entry point; returns the exit status (2 for bad arguments or an unusable sensor)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return _serve(args)
+    except (ServeError, ListenError, RefereeError, BridgeError, OSError, ValueError) as err:
+        sys.stderr.write(f"gravekeeper serve: {err}\n")
+        return 2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from hardware.clock import ChessClock, TimeControl
+    from referee.app.cli import _options
+    from referee.app.serve.live import LiveGame
+    from referee.app.serve.store import GameStore
+    from referee.app.serve.web import Hub, build_app
+
+    options = _options(args.options)
+    variant = make_variant(args.variant, options)  # checks variant and options first
+    if args.clock:
+        TimeControl.parse(args.clock)  # a bad time control is reported before anything else
+    rig = load_rig(args.rig) if args.rig else None
+    data = Path(args.data)
+    data.mkdir(parents=True, exist_ok=True)
+    tokens = load_tokens(data / "tokens.json")
+    store = GameStore(data / "games.sqlite")
+    stored = store.latest_open(variant.name, variant.options)
+    if stored is None:
+        stored = store.new_game(variant.name, variant.options, secrets.randbelow(2**31))
+    clock = None
+    if args.clock:
+        control = TimeControl.parse(args.clock)
+        if stored.clock is None:
+            clock = ChessClock(control)
+        else:  # resume with the times stored after the last action
+            clock = ChessClock(dataclasses.replace(control, base=max(stored.clock[0], 0.1)),
+                               dataclasses.replace(control, base=max(stored.clock[1], 0.1)))
+    port = args.port if args.port is not None else (8080 if args.http else 8443)
+    sock = bind_socket(args.host, port)
+    ssl: dict[str, Any] = {}
+    if not args.http:
+        cert, key = ensure_certificate(data, public_host(args.host))
+        ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
+    sensor = open_sensor(args.url, rig=rig)
+    hub = Hub()
+    live = LiveGame(store, stored, sensor, hub.publish_threadsafe, clock=clock,
+                    settle_ms=args.settle)
+    app = build_app(live, hub, tokens)
+    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on",
+                            timeout_graceful_shutdown=2, ws_max_size=65536, **ssl)
+    server = uvicorn.Server(config)
+
+    # A stop request at any moment from here on ends the service cleanly (status 0): before
+    # uvicorn runs it is remembered; uvicorn re-raises the signal it caught once it has shut
+    # down, and this handler makes that harmless too.
+    def stop_request(signum: int, frame: object) -> None:
+        server.should_exit = True
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, stop_request)
+    urls = page_urls("http" if args.http else "https", public_host(args.host),
+                     sock.getsockname()[1], tokens)
+    for role, url in urls.items():
+        sys.stdout.write(f"{role}: {url}\n")
+    sys.stdout.flush()
+    if args.qr == "yes" or (args.qr == "auto" and sys.stderr.isatty()):
+        print_qr(urls, sys.stderr)
+    try:
+        asyncio.run(server.serve(sockets=[sock]))
+    finally:
+        sensor.close()
+        store.close()
+    return 0
+
+
+def load_tokens(path: Path) -> dict[str, str]:
+    """The pages' tokens, made on first use and kept (owner-only) in ``path``."""
+    if path.exists():
+        try:
+            tokens = json.loads(path.read_text("utf-8"))
+        except ValueError:
+            raise ServeError(f"{path}: not a tokens file (delete it to make new pages)") from None
+        if isinstance(tokens, dict) and all(isinstance(tokens.get(r), str) for r in ROLES):
+            return {r: str(tokens[r]) for r in ROLES}
+        raise ServeError(f"{path}: not a tokens file (delete it to make new pages)")
+    tokens = {role: secrets.token_urlsafe(24) for role in ROLES}
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(tokens, handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return tokens
+
+
+def page_urls(scheme: str, host: str, port: int, tokens: dict[str, str]) -> dict[str, str]:
+    """spectator, white, black, arbiter -> URL."""
+    base = f"{scheme}://{_url_host(host)}:{port}"
+    return {"spectator": f"{base}/", "white": f"{base}/p/{tokens['white']}",
+            "black": f"{base}/p/{tokens['black']}", "arbiter": f"{base}/a/{tokens['arbiter']}"}
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def print_qr(urls: dict[str, str], out: TextIO) -> None:
+    """The player pages as QR codes for the terminal (scan with the phone's camera)."""
+    import segno
+
+    for role in ("white", "black"):
+        out.write(f"{role} page:\n")
+        segno.make(urls[role], error="l").terminal(out=out, compact=True)
+    out.flush()
