@@ -246,5 +246,5 @@ def test_a_virtual_die_roll_from_the_player_page(tmp_path: Path) -> None:
         body = json.dumps({"token": white, "op": "act", "action": "roll"}).encode()
         assert _request(served.base + "/api/command", body)[0] == 200
         game = json.loads(_request(served.base + "/api/game")[1])
-        assert len(game["moves"]) == 1 and game["moves"][0]["text"].startswith("roll=")
-        assert game["moves"][0]["actor"] == "white"
+        assert len(game["moves"]) == 1 and game["moves"][0].startswith("roll=")
+        assert game["sides"] == ["white"] and game["plies"][0]["actor"] == "white"

@@ -55,10 +55,12 @@ def test_zombie_burial_stays_secret_and_arbiter_takes_back(tmp_path: Path) -> No
             assert "bury=b2" not in page.page.content()
         assert all(secret in white.traffic() for secret in secrets[:2])  # the burier sees it
         api = _get(served.base + "/api/game")
-        assert api["moves"] == [{"ply": n + 1, "actor": a, "text": t} for n, (a, t) in
-                                enumerate([("white", "e2e4"), ("black", "d7d5"),
-                                           ("white", "e4d5"), ("white", "bury=(secret)"),
-                                           ("black", "g8f6")])]
+        expected = [("white", "e2e4"), ("black", "d7d5"), ("white", "e4d5"),
+                    ("white", "bury=(secret)"), ("black", "g8f6")]
+        assert api["moves"] == [t for _, t in expected]
+        assert api["sides"] == [a for a, _ in expected]
+        assert api["plies"] == [{"ply": n + 1, "actor": a, "text": t}
+                                for n, (a, t) in enumerate(expected)]
         assert api["to_act"] == "white" and api["result"] == "*"
         # the arbiter takes back g8f6: the pages follow and the board must be set back
         arbiter = open_page(browser, served.urls["arbiter"])

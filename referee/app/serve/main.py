@@ -50,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="port (default 8443 with HTTPS, 8080 with --http; 0 = any free)")
     parser.add_argument("--http", action="store_true", help="plain HTTP (trusted network, tests)")
     parser.add_argument("--settle", type=int, default=150, help="stillness before judging, ms")
+    parser.add_argument("--hub", help="publish the public game to a club hub: "
+                        "mqtt://HOST:PORT[/EVENT] (docs/hub.md)")
+    parser.add_argument("--board", help="this board's id at the hub (default: the host name)")
     parser.add_argument("--qr", choices=("auto", "yes", "no"), default="auto",
                         help="QR codes of the player pages on stderr (auto: when a terminal)")
     return parser
@@ -100,10 +103,20 @@ def _serve(args: argparse.Namespace) -> int:
     if not args.http:
         cert, key = ensure_certificate(data, public_host(args.host))
         ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
+    urls = page_urls("http" if args.http else "https", public_host(args.host),
+                     sock.getsockname()[1], tokens)
+    link = _hub_link(args, urls)
     sensor = open_sensor(args.url, rig=rig)
     hub = Hub()
-    live = LiveGame(store, stored, sensor, hub.publish_threadsafe, clock=clock,
-                    settle_ms=args.settle)
+
+    def publish(views: dict[str, str]) -> None:
+        hub.publish_threadsafe(views)
+        if link is not None:
+            link.update()
+
+    live = LiveGame(store, stored, sensor, publish, clock=clock, settle_ms=args.settle)
+    if link is not None:
+        link.attach(live)
     app = build_app(live, hub, tokens)
     config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on",
                             timeout_graceful_shutdown=2, ws_max_size=65536, **ssl)
@@ -117,8 +130,6 @@ def _serve(args: argparse.Namespace) -> int:
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, stop_request)
-    urls = page_urls("http" if args.http else "https", public_host(args.host),
-                     sock.getsockname()[1], tokens)
     for role, url in urls.items():
         sys.stdout.write(f"{role}: {url}\n")
     sys.stdout.flush()
@@ -127,9 +138,27 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         asyncio.run(server.serve(sockets=[sock]))
     finally:
+        if link is not None:
+            link.close()
         sensor.close()
         store.close()
     return 0
+
+
+def _hub_link(args: argparse.Namespace, urls: dict[str, str]) -> Any:
+    """The club hub link of ``--hub`` (checked before anything starts), or None."""
+    if not args.hub:
+        return None
+    import socket
+
+    from referee.app.hub.schema import HubError, check_board_id
+    from referee.app.serve.hublink import HubLink
+
+    board = args.board or socket.gethostname().split(".")[0]
+    try:
+        return HubLink(args.hub, check_board_id(board), urls)
+    except HubError as err:
+        raise ServeError(str(err)) from None
 
 
 def load_tokens(path: Path) -> dict[str, str]:

@@ -112,7 +112,7 @@ def build_app(live: LiveGame, hub: Hub, tokens: dict[str, str]) -> Starlette:
         text = hub.latest.get(SPECTATOR)
         if text is None:
             return JSONResponse({"error": "starting"}, status_code=503)
-        return Response(text, media_type="application/json")
+        return JSONResponse(api_game_view(json.loads(text)))
 
     async def api_pgn(request: Request) -> Response:
         reply, code = await _command(live, "reader", {"op": "pgn"})
@@ -254,3 +254,11 @@ async def _command(live: LiveGame, role: str, data: dict[str, Any]) -> tuple[dic
 
 
 Handler = Callable[[Request], Awaitable[Response]]
+
+
+def api_game_view(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """``/api/game``: the spectator's snapshot with ``moves`` as plain public action texts
+    (the pages' ``{ply, actor, text}`` entries stay in ``plies``; ``sides`` says who acted)."""
+    plies = snapshot.get("moves", [])
+    return {**snapshot, "moves": [m["text"] for m in plies],
+            "sides": [m["actor"] for m in plies], "plies": plies}
