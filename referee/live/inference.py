@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
@@ -47,7 +48,7 @@ from referee.rules.variant import Variant
 PHYSICAL_CHOICES = frozenset({A.HOME, A.SPAWN, A.DROP})
 
 
-def promotion_order(variant: Variant) -> list[str]:
+def promotion_order(variant: Variant[Any]) -> list[str]:
     """Promotion pieces in the order they are offered: no promotion first (where promotion is
     optional, as in Die Chess), then the variant's letters; the first offered is the default."""
     return ["", *variant.promo_letters]
@@ -218,7 +219,7 @@ class MoveInference:
         confirm_with_clock: recognise moves only when the mover presses its clock button.
     """
 
-    def __init__(self, variant: Variant, state: State, *, sensed: Iterable[int] | None = None,
+    def __init__(self, variant: Variant[Any], state: State, *, sensed: Iterable[int] | None = None,
                  settle_ms: int = 150, provisional_ms: int = 1500, decision_ms: int = 6000,
                  confirm_with_clock: bool = False) -> None:
         self.variant = variant

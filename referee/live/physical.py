@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from firmware_bridge.events import Button, Die, Lift, Place, SensorEvent
 from referee.rules import actions as A
@@ -36,7 +37,7 @@ class Step:
     gap_ms: int = 60
 
 
-def sensor_events(variant: Variant, steps: Sequence[Step],
+def sensor_events(variant: Variant[Any], steps: Sequence[Step],
                   start_ms: int) -> tuple[list[SensorEvent], int]:
     """The sensor events ``steps`` cause, timed from ``start_ms``; returns them and the time of
     the last one (milliseconds)."""
@@ -68,7 +69,7 @@ def changed_squares(before: State, after: State) -> tuple[list[int], list[int]]:
     return lifts, places
 
 
-def physical_steps(variant: Variant, before: State, actions: Sequence[Action],
+def physical_steps(variant: Variant[Any], before: State, actions: Sequence[Action],
                    rng: random.Random, *, noise: bool = False,
                    within_ms: tuple[int, int] = (15, 90)) -> list[Step]:
     """Hand movements for ``actions`` (applied in order from ``before``).
@@ -97,7 +98,7 @@ def physical_steps(variant: Variant, before: State, actions: Sequence[Action],
     return steps
 
 
-def _board_steps(variant: Variant, before: State, after: State, rng: random.Random,
+def _board_steps(variant: Variant[Any], before: State, after: State, rng: random.Random,
                  within_ms: tuple[int, int]) -> list[Step]:
     lifts, places = changed_squares(before, after)
     rng.shuffle(lifts)
@@ -114,7 +115,7 @@ def _board_steps(variant: Variant, before: State, after: State, rng: random.Rand
     return [Step(s.kind, s.square, s.letter, gap_ms=rng.randint(*within_ms)) for s in order]
 
 
-def _failed_attempt(variant: Variant, state: State, action: Action, rng: random.Random,
+def _failed_attempt(variant: Variant[Any], state: State, action: Action, rng: random.Random,
                     within_ms: tuple[int, int]) -> list[Step]:
     """A refused capture attempt: the capture is made, the referee says no, both go back."""
     frm, to = action.frm, action.to
@@ -129,7 +130,7 @@ def _failed_attempt(variant: Variant, state: State, action: Action, rng: random.
                          rng.randint(*within_ms)) for s in back]
 
 
-def _promotion_buttons(variant: Variant, state: State, action: Action,
+def _promotion_buttons(variant: Variant[Any], state: State, action: Action,
                        rng: random.Random) -> list[Step]:
     """A board that cannot tell pieces apart asks for the promotion piece on the display: the
     player presses ``back`` to step through the choices (the first is the default) and then

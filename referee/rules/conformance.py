@@ -228,7 +228,7 @@ def _legal_excludes(game: Game, key: str, want: list[str]) -> Any:
     return {"legal": present} if present else None
 
 
-def _is_legal(variant: Variant, state: State, action: Action) -> bool:
+def _is_legal(variant: Variant[Any], state: State, action: Action) -> bool:
     # resign/draw are always accepted, but they are not part of the legal set
     return action in variant.legal_actions(state) or (
         action.kind not in ("resign", "draw") and variant.is_legal(state, action))

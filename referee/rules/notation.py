@@ -8,7 +8,7 @@ prefix, otherwise ``FROM-TO`` with prefixes only where needed, suffixes ``=Q`` t
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
@@ -33,7 +33,7 @@ _CASTLE = re.compile(r"^[o0]-[o0](?P<long>-[o0])?[+#]?$")
 ASSIGN_ROWS = "KQRBN"
 
 
-def parse_action(text: str, variant: Variant, state: State) -> Action:
+def parse_action(text: str, variant: Variant[Any], state: State) -> Action:
     """Parse ``text`` for ``variant``; castling (``O-O``) needs ``state`` to find the king.
 
     Raises:
@@ -79,7 +79,7 @@ def _square(layout: Layout, text: str, whole: str) -> int:
     return layout.square(text)
 
 
-def _promo(letter: str | None, variant: Variant, whole: str) -> str:
+def _promo(letter: str | None, variant: Variant[Any], whole: str) -> str:
     if not letter:
         return ""
     up = letter.upper()

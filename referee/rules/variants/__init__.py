@@ -24,7 +24,7 @@ VARIANTS: Final[Mapping[str, str]] = {
 }
 
 
-def variant_class(name: str) -> type[Variant]:
+def variant_class(name: str) -> type[Variant[Any]]:
     """The class of the variant called ``name``.
 
     Raises:
@@ -43,11 +43,11 @@ def variant_class(name: str) -> type[Variant]:
             raise
         raise VariantNotImplementedError(
             f"variant {name!r} is not implemented yet in this build") from None
-    cls: type[Variant] = getattr(module, class_name)
+    cls: type[Variant[Any]] = getattr(module, class_name)
     return cls
 
 
-def make_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant:
+def make_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant[Any]:
     """A ready variant: ``make_variant("deadmans", {"dmc.pawn_home": "original_file"})``.
 
     Raises:

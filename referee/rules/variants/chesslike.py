@@ -31,8 +31,7 @@ from referee.rules.pieces import (
     code,
 )
 from referee.rules.rng import seed_state
-from referee.rules.state import State
-from referee.rules.variant import ONGOING, Outcome, Variant, draw, win_for
+from referee.rules.variant import ONGOING, Outcome, S, Variant, draw, win_for
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _CASTLE_LETTERS = "KQkq"  # bit order of standard_castles
@@ -54,7 +53,7 @@ def fen_rows(board: list[int], ranks: list[list[int]], letter: Callable[[int], s
     return "/".join(rows)
 
 
-class ChessLike(Variant):
+class ChessLike(Variant[S]):
     """One 8x8 board called ``board`` (squares ``a1``..``h8``, index = rank * 8 + file)."""
 
     board_region = "board"
@@ -78,13 +77,14 @@ class ChessLike(Variant):
 
     # ------------------------------------------------------------------ rules
 
-    def initial_state(self, seed: int = 0) -> State:
+    def initial_state(self, seed: int = 0) -> S:
         return self.from_position(START_FEN, seed)
 
-    def generate(self, state: State) -> list[Action]:
+    def generate(self, state: S) -> list[Action]:
         return self.rules.legal_moves(state.board, state.turn, state.castling, state.ep)
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+    def apply(self, state: S, action: Action,
+              events: list[GameEvent] | None = None) -> S:
         new = state.copy()
         record = self.rules.make_move(new, action)
         if events is not None:
@@ -92,7 +92,7 @@ class ChessLike(Variant):
         self.end_turn(new)
         return new
 
-    def end_turn(self, st: State) -> None:
+    def end_turn(self, st: S) -> None:
         """Hand the move to the other side."""
         if st.turn == BLACK:
             st.fullmove += 1
@@ -110,10 +110,10 @@ class ChessLike(Variant):
             events.append(Captured(f"{victim} captured on {name(captured_on)}", piece=victim,
                                    square=name(captured_on)))
 
-    def in_check(self, state: State) -> bool:
+    def in_check(self, state: S) -> bool:
         return self.rules.in_check(state.board, state.turn)
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
+    def rule_outcome(self, state: S, legal: list[Action]) -> Outcome:
         if not legal:
             if self.in_check(state):
                 return win_for(3 - state.turn, "checkmate")
@@ -123,7 +123,7 @@ class ChessLike(Variant):
         return self.standard_draws(state, fifty=self.options.get(self.fifty_option, True),
                                    repetition=self.options.get(self.repetition_option, True))
 
-    def insufficient_material(self, state: State) -> bool:
+    def insufficient_material(self, state: S) -> bool:
         """Neither side can possibly mate (python-chess's reading of the dead-position rule)."""
         return all(self._insufficient(state.board, c) for c in (WHITE, BLACK))
 
@@ -141,19 +141,19 @@ class ChessLike(Variant):
             return len(colours) == 1 and no_minor
         return True
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
+    def position_key(self, state: S) -> tuple[Any, ...]:
         # En passant counts only when a pawn could take it, as in FIDE's repetition rule.
         ep = state.ep if self.rules.ep_capturable(state.board, state.turn, state.ep) else -1
         return (tuple(state.board), state.turn, state.to_act, state.castling, ep)
 
-    def castling_action(self, state: State, long: bool) -> Action:
+    def castling_action(self, state: S, long: bool) -> Action:
         for rule in self.rules.castles[state.turn]:
             is_long = abs(rule.rook_from - rule.king_from) > 3
             if is_long == long:
                 return A.move(rule.king_from, rule.king_to)
         raise NotationError("no castling in this position")
 
-    def why_move_illegal(self, state: State, action: Action) -> str:
+    def why_move_illegal(self, state: S, action: Action) -> str:
         base = super().why_move_illegal(state, action)
         if base != "that piece cannot move there now":
             return base
@@ -169,10 +169,10 @@ class ChessLike(Variant):
 
     # ------------------------------------------------------------------ positions
 
-    def position(self, state: State, private: bool = True) -> str:
+    def position(self, state: S, private: bool = True) -> str:
         return self.fen(state)
 
-    def fen(self, state: State) -> str:
+    def fen(self, state: S) -> str:
         """The FEN of the board, as python-chess writes it."""
         rows = fen_rows(state.board, self._fen_ranks, self.piece_letter)
         castling = "".join(c for i, c in enumerate(_CASTLE_LETTERS) if state.castling >> i & 1)
@@ -180,7 +180,7 @@ class ChessLike(Variant):
         side = "w" if state.turn == WHITE else "b"
         return f"{rows} {side} {castling or '-'} {ep} {state.halfmove} {state.fullmove}"
 
-    def from_position(self, text: str, seed: int = 0) -> State:
+    def from_position(self, text: str, seed: int = 0) -> S:
         """A state from a FEN (the last two fields may be left out).
 
         Raises:
@@ -189,7 +189,7 @@ class ChessLike(Variant):
         fields = text.split()
         if len(fields) not in (4, 6):
             raise RecordError(f"a FEN has 4 or 6 fields, not {len(fields)}: {text!r}")
-        st = State(self.layout.size, WHITE, seed_state(seed))
+        st = self.new_state(WHITE, seed_state(seed))
         self._place_rows(st, fields[0])
         if fields[1] not in ("w", "b"):
             raise RecordError(f"side to move must be w or b, not {fields[1]!r}")
@@ -205,7 +205,7 @@ class ChessLike(Variant):
             raise RecordError(f"bad FEN {text!r}: {err}") from None
         return st
 
-    def _place_rows(self, st: State, placement: str) -> None:
+    def _place_rows(self, st: S, placement: str) -> None:
         rows = placement.split("/")
         if len(rows) != 8:
             raise RecordError(f"board field needs 8 ranks, has {len(rows)}")
@@ -225,12 +225,12 @@ class ChessLike(Variant):
 
     # ------------------------------------------------------------------ drawing
 
-    def render(self, state: State, viewer: int | None = None) -> str:
+    def render(self, state: S, viewer: int | None = None) -> str:
         lines = self.draw_grid(state, "board", 8, 8)
         lines.append(self.status_line(state))
         return "\n".join(lines)
 
-    def draw_grid(self, state: State, plane: str, width: int, height: int,
+    def draw_grid(self, state: S, plane: str, width: int, height: int,
                   files: str = "abcdefgh", marks: dict[int, str] | None = None) -> list[str]:
         """Rows of a grid plane, top rank first; ``marks`` puts a character on empty squares."""
         lines = []
@@ -244,7 +244,7 @@ class ChessLike(Variant):
         lines.append("  " + " ".join(files[:width]))
         return lines
 
-    def status_line(self, state: State) -> str:
+    def status_line(self, state: S) -> str:
         """Whose turn it is, check and result."""
         end = self.outcome(state)
         if end.result != "*":

@@ -27,7 +27,7 @@ Decisions this module takes where RULINGS.md leaves the detail to us (also in
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Self
 
 from referee.rules import actions as A
 from referee.rules.actions import MOVE, Action
@@ -100,8 +100,7 @@ class DeadMansState(State):
         self.origin = {}
         self.promoted = frozenset()
 
-    def copy_extra(self, new: State) -> None:
-        assert isinstance(new, DeadMansState)
+    def copy_extra(self, new: Self) -> None:
         new.tombs = self.tombs
         new.pending = self.pending
         new.origin = self.origin
@@ -118,11 +117,12 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-class DeadMans(ChessLike):
+class DeadMans(ChessLike[DeadMansState]):
     """Dead Man's Chess on the ``earth`` (main) and ``hell`` regions."""
 
     name = "deadmans"
     title = "Dead Man's Chess"
+    state_class = DeadMansState
     board_region = EARTH
     option_specs: ClassVar = (
         OptionSpec("dmc.bishop_home", "by_colour",
@@ -201,13 +201,12 @@ class DeadMans(ChessLike):
 
     # ------------------------------------------------------------------ start
 
-    def initial_state(self, seed: int = 0) -> State:
+    def initial_state(self, seed: int = 0) -> DeadMansState:
         return self.from_position(START, seed)
 
     # ------------------------------------------------------------------ generation
 
-    def generate(self, state: State) -> list[Action]:
-        assert isinstance(state, DeadMansState)
+    def generate(self, state: DeadMansState) -> list[Action]:
         if state.pending is not None:
             return [A.choice(A.HOME, h) for h in state.pending.homes]
         board, us = state.board, state.turn
@@ -282,9 +281,9 @@ class DeadMans(ChessLike):
 
     # ------------------------------------------------------------------ applying actions
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+    def apply(self, state: DeadMansState, action: Action,
+              events: list[GameEvent] | None = None) -> DeadMansState:
         new = state.copy()
-        assert isinstance(new, DeadMansState)
         if action.kind == A.HOME:
             self._settle(new, action.to, events)
         elif action.frm >= _HELL_OFFSET:
@@ -440,8 +439,7 @@ class DeadMans(ChessLike):
 
     # ------------------------------------------------------------------ outcome, keys
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
-        assert isinstance(state, DeadMansState)
+    def rule_outcome(self, state: DeadMansState, legal: list[Action]) -> Outcome:
         if state.pending is not None:
             return ONGOING
         if not legal:
@@ -452,8 +450,7 @@ class DeadMans(ChessLike):
             return draw("insufficient material")
         return self.standard_draws(state, fifty=self.options["dmc.fifty_move"])
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
-        assert isinstance(state, DeadMansState)
+    def position_key(self, state: DeadMansState) -> tuple[Any, ...]:
         ep = state.ep if self.rules.ep_capturable(state.board, state.turn, state.ep) else -1
         pending = state.pending
         pend: tuple[Any, ...] = ()
@@ -471,21 +468,19 @@ class DeadMans(ChessLike):
     def _ident_key(state: DeadMansState, ident: int) -> tuple[int, bool]:
         return state.origin.get(ident, -1), ident in state.promoted
 
-    def expectation(self, state: State, key: str) -> Any:
-        assert isinstance(state, DeadMansState)
+    def expectation(self, state: DeadMansState, key: str) -> Any:
         if key == "tombstones":
             return [self.layout.name(sq) for sq in _bits(state.tombs)]
         raise KeyError(key)
 
-    def normalize(self, state: State, action: Action) -> Action:
+    def normalize(self, state: DeadMansState, action: Action) -> Action:
         if action.kind == A.HOME and 0 <= action.to < _HELL_OFFSET:
             return action._replace(to=action.to + _HELL_OFFSET)  # homes are always in Hell
         if action.kind not in (A.HOME, A.MOVE, A.RESIGN, A.DRAW):
             raise NotationError(f"{self.name} has no {action.kind} action")
         return action
 
-    def why_move_illegal(self, state: State, action: Action) -> str:
-        assert isinstance(state, DeadMansState)
+    def why_move_illegal(self, state: DeadMansState, action: Action) -> str:
         if action.frm < _HELL_OFFSET and action.rise < 0:
             return super().why_move_illegal(state, action)
         base = super(ChessLike, self).why_move_illegal(state, action)
@@ -511,7 +506,7 @@ class DeadMans(ChessLike):
 
     # ------------------------------------------------------------------ positions
 
-    def position(self, state: State, private: bool = True) -> str:
+    def position(self, state: DeadMansState, private: bool = True) -> str:
         """``EARTH HELL side castling ep tombstones halfmove fullmove [key=value...]``.
 
         EARTH and HELL are FEN placements (rank 8 first); ep and tombstones are square names
@@ -521,7 +516,6 @@ class DeadMans(ChessLike):
         pawn; ``F`` is the starting file or ``-``, ``+`` marks a promoted piece, SQ ``choose``
         is the pending piece) and ``removed=LETTERS``.
         """
-        assert isinstance(state, DeadMansState)
         name = self.layout.name
         castling = "".join(c for i, c in enumerate(_CASTLE_LETTERS) if state.castling >> i & 1)
         tombs = ",".join(name(sq) for sq in _bits(state.tombs)) or "-"
@@ -564,10 +558,10 @@ class DeadMans(ChessLike):
             return ""
         return (FILES[file] if file >= 0 else "-") + ("+" if promoted else "")
 
-    def _rows(self, state: State, plane: str) -> str:
+    def _rows(self, state: DeadMansState, plane: str) -> str:
         return fen_rows(state.board, self._ranks[plane], self.piece_letter)
 
-    def from_position(self, text: str, seed: int = 0) -> State:
+    def from_position(self, text: str, seed: int = 0) -> DeadMansState:
         """A state from :meth:`position` text.
 
         Raises:
@@ -655,7 +649,7 @@ class DeadMans(ChessLike):
             raise RecordError(f"{letter!r} is not a piece letter")
         return code(kind, WHITE if letter.isupper() else BLACK)
 
-    def _place(self, st: State, placement: str, plane: str) -> None:
+    def _place(self, st: DeadMansState, placement: str, plane: str) -> None:
         rows = placement.split("/")
         if len(rows) != 8:
             raise RecordError(f"{plane} field needs 8 ranks, has {len(rows)}")
@@ -676,9 +670,8 @@ class DeadMans(ChessLike):
 
     # ------------------------------------------------------------------ showing
 
-    def render(self, state: State, viewer: int | None = None) -> str:
+    def render(self, state: DeadMansState, viewer: int | None = None) -> str:
         """Earth and Hell side by side; ``+`` marks a tombstone (after the piece on it)."""
-        assert isinstance(state, DeadMansState)
         gap = " " * 6
         lines = ["   Earth".ljust(26) + gap + "   Hell"]
         for y in range(7, -1, -1):
@@ -711,8 +704,7 @@ class DeadMans(ChessLike):
                 cells.append("+ " if tomb else ". ")
         return " ".join(cells)
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
-        assert isinstance(state, DeadMansState)
+    def view(self, state: DeadMansState, viewer: int | None) -> dict[str, Any]:
         out = super().view(state, viewer)
         out["tombstones"] = [self.layout.name(sq) for sq in _bits(state.tombs)]
         if state.pending is not None:

@@ -17,7 +17,7 @@ so ``state.board`` alone says where both dice are and what they show.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Self
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
@@ -106,8 +106,7 @@ class DieState(State):
     took: bool
     fresh: bool
 
-    def copy_extra(self, new: State) -> None:
-        assert isinstance(new, DieState)
+    def copy_extra(self, new: Self) -> None:
         new.pos = self.pos[:]
         new.count = self.count[:]
         new.rolls = self.rolls
@@ -116,11 +115,12 @@ class DieState(State):
         new.fresh = False
 
 
-class Die(ChessLike):
+class Die(ChessLike[DieState]):
     """Die Chess. The no-capture counter (``state.halfmove``) counts whole turns ("plies")."""
 
     name = "die"
     title = "Die Chess"
+    state_class = DieState
     promo_letters = "QRBNK"  # what the notation accepts; legality follows the options
     option_specs: ClassVar = (
         OptionSpec("die.roll_source", "physical",
@@ -187,8 +187,7 @@ class Die(ChessLike):
         st.place(st.pos[BLACK], code(PAWN, BLACK))
         return st
 
-    def generate(self, state: State) -> list[Action]:
-        assert isinstance(state, DieState)
+    def generate(self, state: DieState) -> list[Action]:
         us = state.turn
         sq = state.pos[us]
         if sq < 0:
@@ -242,7 +241,7 @@ class Die(ChessLike):
                 if t == enemy:
                     break
 
-    def is_legal(self, state: State, action: Action) -> bool:
+    def is_legal(self, state: DieState, action: Action) -> bool:
         """Also accepts the roll the legal set does not list.
 
         In physical mode the bare ``roll`` (the referee rolls) is legal whenever ``roll=1`` is;
@@ -258,9 +257,8 @@ class Die(ChessLike):
                 action = _NUMBERED_ROLLS[0]
         return super().is_legal(state, action)
 
-    def why_illegal(self, state: State, action: Action) -> str:
+    def why_illegal(self, state: DieState, action: Action) -> str:
         """A reason in Die Chess terms: the roll, move and move-allowance rules (§3.4)."""
-        assert isinstance(state, DieState)
         if self.outcome(state).result != "*" or action.kind not in (A.ROLL, A.MOVE):
             return super().why_illegal(state, action)
         if action.kind == A.ROLL:
@@ -278,7 +276,7 @@ class Die(ChessLike):
                     "roll first")
         return f"a {FACE_NAMES[face]} cannot move there"
 
-    def normalize(self, state: State, action: Action) -> Action:
+    def normalize(self, state: DieState, action: Action) -> Action:
         """A roll written with a face letter (``roll=Q``) becomes its pips via ``die.face_map``.
 
         Raises:
@@ -291,10 +289,9 @@ class Die(ChessLike):
             raise NotationError(f"roll={action.value}: a roll is 1-6 or one of P N B R Q K")
         return A.simple(A.ROLL, pips)
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
-        assert isinstance(state, DieState)
+    def apply(self, state: DieState, action: Action,
+              events: list[GameEvent] | None = None) -> DieState:
         new = state.copy()
-        assert isinstance(new, DieState)
         kind = action.kind
         if kind == A.ROLL:
             self._roll(new, action, events)
@@ -385,14 +382,13 @@ class Die(ChessLike):
         st.rolls, st.moved, st.took = 0, False, False
         self.end_turn(st)
 
-    def in_check(self, state: State) -> bool:
+    def in_check(self, state: DieState) -> bool:
         return False  # no check in Die Chess (RULINGS §3.8 #13)
 
-    def castling_action(self, state: State, long: bool) -> Action:
+    def castling_action(self, state: DieState, long: bool) -> Action:
         raise NotationError("Die Chess has no castling")
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
-        assert isinstance(state, DieState)
+    def rule_outcome(self, state: DieState, legal: list[Action]) -> Outcome:
         for colour in (WHITE, BLACK):
             if state.pos[colour] < 0:
                 return win_for(3 - colour, f"the {COLOUR_NAMES[colour]} king die was captured")
@@ -415,9 +411,8 @@ class Die(ChessLike):
         action instead of a walk back through the game for every position).
         """
         chain: list[DieState] = []
-        node: State | None = state
+        node: DieState | None = state
         while node is not None and "seen" not in node.cache:
-            assert isinstance(node, DieState)
             chain.append(node)
             if node.fresh:
                 break
@@ -432,11 +427,10 @@ class Die(ChessLike):
         found: dict[Hashable, int] = state.cache["seen"]
         return found
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
+    def position_key(self, state: DieState) -> tuple[Any, ...]:
         """Squares, faces, counters, side to move and the turn's progress (rolls made, whether
         it moved): everything that decides what may follow. The generator's state is left
         out: players cannot see it, and a repeated position is the same whatever dice come."""
-        assert isinstance(state, DieState)
         w, b = state.pos[WHITE], state.pos[BLACK]
         return (w, b, state.board[w] if w >= 0 else 0, state.board[b] if b >= 0 else 0,
                 state.count[WHITE], state.count[BLACK], state.turn, state.rolls, state.moved)
@@ -460,17 +454,15 @@ class Die(ChessLike):
         return {COLOUR_NAMES[c]: max(0, LIMIT[CHESS_KIND_BY_LETTER[faces[COLOUR_NAMES[c]]]]
                                      - state.count[c]) for c in (WHITE, BLACK)}
 
-    def expectation(self, state: State, key: str) -> Any:
-        assert isinstance(state, DieState)
+    def expectation(self, state: DieState, key: str) -> Any:
         if key == "faces":
             return self.faces(state)
         if key == "moves_left":
             return self.moves_left(state)
         raise KeyError(key)
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: DieState, viewer: int | None) -> dict[str, Any]:
         """Everything is public in Die Chess except the referee's generator, left out here."""
-        assert isinstance(state, DieState)
         outcome = self.outcome(state)
         name = self.layout.name
         out: dict[str, Any] = {
@@ -493,8 +485,7 @@ class Die(ChessLike):
         out["no_capture_turns"] = state.halfmove
         return out
 
-    def render(self, state: State, viewer: int | None = None) -> str:
-        assert isinstance(state, DieState)
+    def render(self, state: DieState, viewer: int | None = None) -> str:
         lines = self.draw_grid(state, "board", 8, 8)
         left = self.moves_left(state)
         for c in (WHITE, BLACK):
@@ -510,7 +501,7 @@ class Die(ChessLike):
 
     # ------------------------------------------------------------------ positions
 
-    def position(self, state: State, private: bool = True) -> str:
+    def position(self, state: DieState, private: bool = True) -> str:
         """``<white die> <black die> <side> <turn> <no-capture turns> <move number>[ rng:HEX]``.
 
         A die is ``<face><square>:<c>`` (``Qh8:1``, ``pf8:0``), or ``<face>x`` once captured
@@ -518,7 +509,6 @@ class Die(ChessLike):
         ``m`` (moved) and ``x`` (captured) run together. The private form adds the referee's
         generator state; the public form never shows it.
         """
-        assert isinstance(state, DieState)
         text: str | None = state.cache.get("position")
         if text is None:  # memoised: written several times per state (records, views, tests)
             text = self._position_text(state)

@@ -12,7 +12,7 @@ one possible cell the ghost appears at once; with none the piece leaves the game
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
@@ -79,14 +79,13 @@ class GhostState(State):
         self.pending_from = -1
         self.pending_id = 0
 
-    def copy_extra(self, new: State) -> None:
-        assert isinstance(new, GhostState)
+    def copy_extra(self, new: Self) -> None:
         new.pending = self.pending
         new.pending_from = self.pending_from
         new.pending_id = self.pending_id
 
 
-class Ghost(ChessLike):
+class Ghost(ChessLike[GhostState]):
     """Ghost Chess: FIDE chess on the 8x8 plus ghosts on the edge ring (RULINGS.md §2).
 
     Raises (constructor): OptionError for unknown keys, bad values or a custom ring without
@@ -95,6 +94,7 @@ class Ghost(ChessLike):
 
     name = "ghost"
     title = "Ghost Chess"
+    state_class = GhostState
     option_specs: ClassVar = (
         OptionSpec("ghost.edge_ring", "full",
                    "which ring cells exist: full (32), two_sided (16), custom, or a list of cells",
@@ -148,11 +148,10 @@ class Ghost(ChessLike):
 
     # ------------------------------------------------------------------ generation
 
-    def initial_state(self, seed: int = 0) -> State:
+    def initial_state(self, seed: int = 0) -> GhostState:
         return self.from_position(START_FEN, seed)
 
-    def generate(self, state: State) -> list[Action]:
-        assert isinstance(state, GhostState)
+    def generate(self, state: GhostState) -> list[Action]:
         if state.pending:
             return self.spawn_choices(state.board, state.pending, state.pending_from)
         out = self.rules.legal_moves(state.board, state.turn, state.castling, state.ep)
@@ -241,9 +240,9 @@ class Ghost(ChessLike):
 
     # ------------------------------------------------------------------ execution
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+    def apply(self, state: GhostState, action: Action,
+              events: list[GameEvent] | None = None) -> GhostState:
         new = state.copy()
-        assert isinstance(new, GhostState)
         if action.kind == A.SPAWN:
             piece, ident = new.pending, new.pending_id
             new.pending, new.pending_from, new.pending_id = 0, -1, 0
@@ -353,13 +352,13 @@ class Ghost(ChessLike):
 
     # ------------------------------------------------------------------ outcome
 
-    def in_check(self, state: State) -> bool:
+    def in_check(self, state: GhostState) -> bool:
         """Whether the side that moves next is in check from living pieces (ghosts never give
         check). While a spawn choice is pending that is the chooser (``to_act``), who moves
         right after choosing; the capturer cannot be in check then."""
         return self.rules.in_check(state.board, state.to_act)
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
+    def rule_outcome(self, state: GhostState, legal: list[Action]) -> Outcome:
         board = state.board
         for colour in (WHITE, BLACK):
             if KING | colour << 4 not in board:
@@ -372,19 +371,17 @@ class Ghost(ChessLike):
             return draw("insufficient material")  # a ghost can always still take a king
         return self.standard_draws(state)
 
-    def _has_ghosts(self, state: State) -> bool:
+    def _has_ghosts(self, state: GhostState) -> bool:
         """Whether a ghost stands on the ring (or is about to spawn)."""
-        assert isinstance(state, GhostState)
         board = state.board
         return bool(state.pending) or any(board[self.ring_start:])
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
-        assert isinstance(state, GhostState)
+    def position_key(self, state: GhostState) -> tuple[Any, ...]:
         ep = state.ep if self.rules.ep_capturable(state.board, state.turn, state.ep) else -1
         return (tuple(state.board), state.turn, state.to_act, state.castling, ep,
                 state.pending, state.pending_from)
 
-    def why_move_illegal(self, state: State, action: Action) -> str:
+    def why_move_illegal(self, state: GhostState, action: Action) -> str:
         frm = action.frm
         if not (0 <= frm < self.layout.size and self.tables.is_ring[frm]):
             return super().why_move_illegal(state, action)
@@ -402,7 +399,7 @@ class Ghost(ChessLike):
 
     # ------------------------------------------------------------------ positions
 
-    def position(self, state: State, private: bool = True) -> str:
+    def position(self, state: GhostState, private: bool = True) -> str:
         """``BOARD GHOSTS SIDE CASTLING EP HALFMOVE FULLMOVE PENDING REMOVED``.
 
         BOARD..FULLMOVE are FEN with the ghosts field inserted after the board: ``-`` or
@@ -410,7 +407,6 @@ class Ghost(ChessLike):
         ghost cell and the square it was captured on (``p@d5``). REMOVED lists the letters of the
         pieces gone for good in the order they left (``-`` if none).
         """
-        assert isinstance(state, GhostState)
         board, letters, names = state.board, self.letters, self.names
         filled = self.fen_letters  # "1" for an empty square, then runs of 1s become counts
         chars = [filled[board[sq]] for sq in FEN_ORDER]
@@ -429,7 +425,7 @@ class Ghost(ChessLike):
                 f"{castling or '-'} {names[state.ep] if state.ep >= 0 else '-'} "
                 f"{state.halfmove} {state.fullmove} {pending} {removed}")
 
-    def from_position(self, text: str, seed: int = 0) -> State:
+    def from_position(self, text: str, seed: int = 0) -> GhostState:
         """A state from :meth:`position` text; a plain 6-field FEN (no ghosts) and the 7-field
         form without PENDING and REMOVED are accepted too.
 
@@ -516,10 +512,9 @@ class Ghost(ChessLike):
 
     # ------------------------------------------------------------------ drawing and views
 
-    def render(self, state: State, viewer: int | None = None) -> str:
+    def render(self, state: GhostState, viewer: int | None = None) -> str:
         """The 8x8 inside its ring: ring cells are ``:`` when empty (blank if they do not exist
         under ``ghost.edge_ring``), ghosts are piece letters on the ring."""
-        assert isinstance(state, GhostState)
         frame = "   z  a b c d e f g h  i"
         lines = [frame]
         for y in range(9, -1, -1):
@@ -549,8 +544,7 @@ class Ghost(ChessLike):
         out.append(self.status_line(state))
         return out
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
-        assert isinstance(state, GhostState)
+    def view(self, state: GhostState, viewer: int | None) -> dict[str, Any]:
         data = super().view(state, viewer)
         data["ring"] = [self.layout.name(sq) for sq in self.ring]
         data["ghosts"] = {self.layout.name(sq): self.piece_letter(state.board[sq])

@@ -21,7 +21,7 @@ legal set never tells a player about their own pieces; only the public attempt r
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Self
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
@@ -156,8 +156,15 @@ class MasqState(State):
     consistent: tuple[tuple[Sigma, ...], ...]
     deduced: tuple[str, ...]
 
-    def copy_extra(self, new: State) -> None:
-        assert isinstance(new, MasqState)
+    def __init__(self, size: int, turn: int, rng: int) -> None:
+        super().__init__(size, turn, rng)
+        self.sigma = [None, None, None]
+        self.promoted = frozenset()
+        self.attempts = self.attempt_log = ()
+        self.consistent = ((), ALL_SIGMAS, ALL_SIGMAS)
+        self.deduced = ("", _OPEN_TABLE, _OPEN_TABLE)
+
+    def copy_extra(self, new: Self) -> None:
         new.sigma = self.sigma[:]
         new.promoted = self.promoted
         new.attempts = self.attempts  # immutable tuples: shared until an attempt adds one
@@ -166,11 +173,12 @@ class MasqState(State):
         new.deduced = self.deduced
 
 
-class Masquerade(ChessLike):
+class Masquerade(ChessLike[MasqState]):
     """Masquerade Chess (Don Kirkby)."""
 
     name = "masquerade"
     title = "Masquerade Chess"
+    state_class = MasqState
     fifty_option = "masq.fifty_move"
     repetition_option = "masq.repetition_draw"
     option_specs: ClassVar = (
@@ -258,7 +266,7 @@ class Masquerade(ChessLike):
     # ------------------------------------------------------------------ rules
 
     def initial_state(self, seed: int = 0) -> MasqState:
-        st = self._with_fields(super().initial_state(seed))
+        st = super().initial_state(seed)
         if self.random_assignment:
             # Black's σ first, as White assigns first when players choose (§6.4).
             st.rng, black = shuffle(st.rng, list(ROW_LETTERS))
@@ -267,19 +275,6 @@ class Masquerade(ChessLike):
                                                                               strict=True)))
             st.sigma[WHITE] = sigma_from_text(",".join(r + c for r, c in zip(ROW_LETTERS, white,
                                                                               strict=True)))
-        return st
-
-    def _with_fields(self, base: State) -> MasqState:
-        """A MasqState holding the chess fields of ``base`` and no assignment yet."""
-        st = MasqState(self.layout.size, base.turn, base.rng)
-        for slot in ("board", "ids", "turn", "to_act", "castling", "ep", "halfmove",
-                     "fullmove", "next_id"):
-            setattr(st, slot, getattr(base, slot))
-        st.sigma = [None, None, None]
-        st.promoted = frozenset()
-        st.attempts = st.attempt_log = ()
-        st.consistent = ((), ALL_SIGMAS, ALL_SIGMAS)
-        st.deduced = ("", _OPEN_TABLE, _OPEN_TABLE)
         return st
 
     @staticmethod
@@ -294,8 +289,7 @@ class Masquerade(ChessLike):
             return WHITE
         return 0
 
-    def generate(self, state: State) -> list[Action]:
-        assert isinstance(state, MasqState)
+    def generate(self, state: MasqState) -> list[Action]:
         target = self.assigning(state)
         if target:
             return list(self.assign_actions[target])
@@ -432,10 +426,9 @@ class Masquerade(ChessLike):
                     return True
         return False
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
-        assert isinstance(state, MasqState)
+    def apply(self, state: MasqState, action: Action,
+              events: list[GameEvent] | None = None) -> MasqState:
         new = state.copy()
-        assert isinstance(new, MasqState)
         if action.kind == A.ASSIGN:
             self._assign(new, action, events)
             return new
@@ -513,11 +506,10 @@ class Masquerade(ChessLike):
                                     piece=rook, frm=name(record.rook[0]),
                                     to=name(record.rook[1])))
 
-    def in_check(self, state: State) -> bool:
+    def in_check(self, state: MasqState) -> bool:
         return False  # no check in Masquerade (RULINGS §6.8 #6)
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
-        assert isinstance(state, MasqState)
+    def rule_outcome(self, state: MasqState, legal: list[Action]) -> Outcome:
         if self.assigning(state):
             return ONGOING
         board = state.board
@@ -529,11 +521,10 @@ class Masquerade(ChessLike):
         return self.standard_draws(state, fifty=self.options[self.fifty_option],
                                    repetition=self.options[self.repetition_option])
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
+    def position_key(self, state: MasqState) -> tuple[Any, ...]:
         """Board, side, castling, a usable en passant square, both σ (hidden state) and, when
         promoted pieces capture normally, which pieces are promoted. The attempt history is
         not part of it: a failed attempt repeats the position (§6.6)."""
-        assert isinstance(state, MasqState)
         base = super().position_key(state)
         return (base, state.sigma[WHITE], state.sigma[BLACK], self._promoted_squares(state))
 
@@ -542,9 +533,8 @@ class Masquerade(ChessLike):
             return ()
         return tuple(sq for sq in self.rules.squares if state.ids[sq] in state.promoted)
 
-    def why_move_illegal(self, state: State, action: Action) -> str:
+    def why_move_illegal(self, state: MasqState, action: Action) -> str:
         """A reason that never depends on σ (the mover may not learn their own patterns)."""
-        assert isinstance(state, MasqState)
         board = state.board
         frm, to = action.frm, action.to
         piece = board[frm] if 0 <= frm < len(board) else 0
@@ -593,19 +583,18 @@ class Masquerade(ChessLike):
                 return f"assign={colour_name}:{SECRET}"
         return self.format_action(action)
 
-    def legal_is_public(self, state: State) -> bool:
+    def legal_is_public(self, state: MasqState) -> bool:
         """The legal set depends on no secret (the plausible filter ignores σ), except castling
         when attacks count: whether the opponent's pieces attack f1/g1 follows from the
         opponent's own σ, which the opponent must not learn from a shared screen."""
         return self.castle_ignores_attacks
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: MasqState, viewer: int | None) -> dict[str, Any]:
         """What ``viewer`` may know: the board, the public attempt history, the σ the viewer
         chose (or was shown) for the opponent, and deductions from public facts only.
 
         Never the viewer's own σ, never the referee's generator.
         """
-        assert isinstance(state, MasqState)
         outcome = self.outcome(state)
         letters, names = self.letters, self.names
         out: dict[str, Any] = {
@@ -633,8 +622,7 @@ class Masquerade(ChessLike):
                                  for c in (WHITE, BLACK)}
         return out
 
-    def render(self, state: State, viewer: int | None = None) -> str:
-        assert isinstance(state, MasqState)
+    def render(self, state: MasqState, viewer: int | None = None) -> str:
         lines = self.draw_grid(state, "board", 8, 8)
         target = self.assigning(state)
         if target:
@@ -652,7 +640,7 @@ class Masquerade(ChessLike):
 
     # ------------------------------------------------------------------ positions
 
-    def fen(self, state: State) -> str:
+    def fen(self, state: MasqState) -> str:
         """The FEN of the board, as :meth:`ChessLike.fen` writes it, from precomputed tables
         (the FEN is written for every position of a game; memoised per state)."""
         found: str | None = state.cache.get("fen")
@@ -669,14 +657,13 @@ class Masquerade(ChessLike):
         state.cache["fen"] = found
         return found
 
-    def position(self, state: State, private: bool = True) -> str:
+    def position(self, state: MasqState, private: bool = True) -> str:
         """``<FEN> <σ of White's pieces> <σ of Black's pieces> <promoted>[ rng:HEX]``.
 
         σ is ``KR,QK,RN,BB,NQ``; ``-`` while not assigned yet; ``?`` in the public form, which
         hides both σ and the generator. ``<promoted>`` lists the squares of promoted pieces
         (``e8,d1``) or ``-``. The side to act during setup follows from which σ is missing.
         """
-        assert isinstance(state, MasqState)
         sig = []
         for c in (WHITE, BLACK):
             s = state.sigma[c]
@@ -723,7 +710,7 @@ class Masquerade(ChessLike):
         Raises:
             RecordError: naming the field that is wrong.
         """
-        st = self._with_fields(State(self.layout.size, WHITE, rng))
+        st = self.new_state(WHITE, rng)
         rows = fields[0].split("/")
         if len(rows) != 8:
             raise RecordError(f"board field needs 8 ranks, has {len(rows)}")
