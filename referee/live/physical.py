@@ -81,10 +81,11 @@ def physical_steps(variant: Variant[Any], before: State, actions: Sequence[Actio
     state = before
     for action in actions:
         after = variant.apply(state, action)
-        if action.kind == A.ROLL:
+        how = variant.kinds[action.kind].done_by if action.kind in variant.kinds else ""
+        if how == A.DIE:
             face = after.action.value if after.action is not None else action.value
             steps.append(Step("die", value=face, gap_ms=rng.randint(*within_ms)))
-        elif action.kind in (A.PASS, A.END):
+        elif how == A.CLOCK:
             name = "clock-white" if state.to_act == 1 else "clock-black"
             steps.append(Step("button", value=name, gap_ms=rng.randint(*within_ms)))
         elif action.kind == A.MOVE and after.board == state.board:
@@ -137,7 +138,7 @@ def _promotion_buttons(variant: Variant[Any], state: State, action: Action,
     ``confirm``, after reading the prompt (longer than the settle time)."""
     from referee.live.inference import promotion_order
 
-    if action.kind not in (A.MOVE, A.SPAWN):
+    if action.kind not in variant.board_kinds:
         return []
     legal = set(variant.legal_actions(state))
     offered = [p for p in promotion_order(variant) if action._replace(promo=p) in legal]

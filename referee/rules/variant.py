@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.rules import actions as A
-from referee.rules.actions import Action
+from referee.rules.actions import Action, ActionKind
 from referee.rules.errors import IllegalActionError, NotationError, OptionError
 from referee.rules.events import GameEnded, GameEvent
 from referee.rules.geometry import Layout
@@ -115,12 +115,32 @@ class Variant(ABC, Generic[S]):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     #: Upper-case letters a pawn-like piece may promote to, in canonical order.
     promo_letters: ClassVar[str] = "QRBN"
+    #: The kinds of action of this variant (resign and draw come on top), in help order.
+    action_kinds: ClassVar[tuple[ActionKind, ...]] = (A.MOVE_KIND,)
     #: The class of this variant's states (a subclass of State with the variant's extra fields).
     state_class: type[S]
 
     def __init__(self, options: Mapping[str, OptionValue] | None = None) -> None:
         self.options: dict[str, OptionValue] = self.validate_options(options or {})
         self.layout: Layout = self.build_layout()
+        self.kinds: Mapping[str, ActionKind] = {k.name: k for k in self.action_kinds}
+        #: Kinds made by moving or placing pieces: what move inference recognises.
+        self.board_kinds: frozenset[str] = self.kinds_done_by(A.BOARD)
+        #: Choices made by putting a piece down (the square is the choice: a Hell home).
+        self.placing_kinds: frozenset[str] = frozenset(
+            k.name for k in self.action_kinds if k.done_by == A.BOARD and k.choice)
+
+    @classmethod
+    def kinds_done_by(cls, *how: str) -> frozenset[str]:
+        """Names of this variant's action kinds made in one of the ways ``how``
+        (:data:`~referee.rules.actions.BOARD`, ``CLOCK``, ``DIE``, ``SECRET``...)."""
+        return frozenset(k.name for k in cls.action_kinds if k.done_by in how)
+
+    @classmethod
+    def help_text(cls) -> str:
+        """One line per action kind: how to write it and what it does."""
+        lines = [k.help for k in cls.action_kinds]
+        return "\n".join([*lines, "resign, draw: resign, or agree a draw"])
 
     @classmethod
     def validate_options(cls, given: Mapping[str, OptionValue]) -> dict[str, OptionValue]:

@@ -71,8 +71,12 @@ START_WORLD: Final = {
     "b4": "m", "c4": "m",
     "a7": "w", "b7": "p", "c7": "h", "d7": "w", "a6": "s", "b6": "s", "c6": "s", "d6": "s",
 }
+DROP: Final = A.ActionKind("drop", A.SQUARE, A.BOARD,
+                           "drop=hours:CELL: put your piece on a Twelve Hours cell")
+DEPART: Final = A.ActionKind("depart", A.BARE, A.UNSENSED, "depart: your piece leaves Limbo")
+
 PASS_ACTION: Final = A.simple(A.PASS)
-DEPART_ACTION: Final = A.simple(A.DEPART)
+DEPART_ACTION: Final = A.simple(DEPART.name)
 
 
 def _check_promotion_set(value: Any) -> str:
@@ -103,6 +107,7 @@ class Afterlife(Variant[AfterlifeState]):
 
     name = "afterlife"
     title = "Afterlife Chess"
+    action_kinds = (A.MOVE_KIND, DROP, DEPART, A.PASS_KIND)
     state_class = AfterlifeState
     promo_letters = "HW"
     option_specs: ClassVar = (
@@ -135,10 +140,10 @@ class Afterlife(Variant[AfterlifeState]):
         hours_gaps = ((1, 0), (2, 0), (1, 2), (2, 2))  # beta and gamma have only rank 2
         return Layout([
             Region("world", grid_cells("world", WIDTH, HEIGHT), implicit=True),
-            Region("limbo", (Cell("limbo", "limbo", 0, 0),)),
+            Region("limbo", (Cell("limbo", "limbo", 0, 0),), look="plain"),
             Region("hours", grid_cells("hours", 4, 3, prefix="hours:", files="abgd",
-                                       skip=hours_gaps)),
-            Region("hall", grid_cells("hall", 1, 5, prefix="hall:", files="h")),
+                                       skip=hours_gaps), look="plain"),
+            Region("hall", grid_cells("hall", 1, 5, prefix="hall:", files="h"), look="plain"),
         ])
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
@@ -260,7 +265,7 @@ class Afterlife(Variant[AfterlifeState]):
 
     def generate(self, state: AfterlifeState) -> list[Action]:
         if state.pending:
-            return [A.choice(A.DROP, s) for s in self.hours if not state.board[s]]
+            return [A.choice(DROP.name, s) for s in self.hours if not state.board[s]]
         out = self._moves(state)
         self._reincarnations(state, out)
         if self.overlap:
@@ -428,9 +433,9 @@ class Afterlife(Variant[AfterlifeState]):
         st = state.copy()
         st.halfmove = -1  # set to 0 below by an irreversible step (scans for repetition stop there)
         kind = action.kind
-        if kind == A.DROP:
+        if kind == DROP.name:
             self._drop(st, action.to, events)
-        elif kind == A.DEPART:
+        elif kind == DEPART.name:
             self._depart(st, events)
             self._settle(st, events)
         elif kind == A.PASS:

@@ -27,7 +27,7 @@ Decisions this module takes where RULINGS.md leaves the detail to us (also in
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import Any, ClassVar, Final, NamedTuple, Self
 
 from referee.rules import actions as A
 from referee.rules.actions import MOVE, Action
@@ -117,11 +117,15 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+HOME: Final = A.ActionKind("home", A.SQUARE, A.BOARD,
+                           "home=hell:SQUARE: choose the Hell home of your captured piece")
+
 class DeadMans(ChessLike[DeadMansState]):
     """Dead Man's Chess on the ``earth`` (main) and ``hell`` regions."""
 
     name = "deadmans"
     title = "Dead Man's Chess"
+    action_kinds = (A.MOVE_KIND, HOME)
     state_class = DeadMansState
     board_region = EARTH
     option_specs: ClassVar = (
@@ -208,7 +212,7 @@ class DeadMans(ChessLike[DeadMansState]):
 
     def generate(self, state: DeadMansState) -> list[Action]:
         if state.pending is not None:
-            return [A.choice(A.HOME, h) for h in state.pending.homes]
+            return [A.choice(HOME.name, h) for h in state.pending.homes]
         board, us = state.board, state.turn
         out = self.rules.legal_moves(board, us, state.castling, state.ep)
         hell_moves = self.hell_rules.pseudo_moves(board, us, state.ep)
@@ -284,14 +288,14 @@ class DeadMans(ChessLike[DeadMansState]):
     def apply(self, state: DeadMansState, action: Action,
               events: list[GameEvent] | None = None) -> DeadMansState:
         new = state.copy()
-        if action.kind == A.HOME:
+        if action.kind == HOME.name:
             self._settle(new, action.to, events)
         elif action.frm >= _HELL_OFFSET:
             self._hell_move(new, action, events)
         else:
             self._earth_move(new, action, events)
         if new.pending is None:
-            if action.kind != A.HOME:
+            if action.kind != HOME.name:
                 self.end_turn(new)
         else:
             new.to_act = new.pending.chooser
@@ -474,9 +478,9 @@ class DeadMans(ChessLike[DeadMansState]):
         raise KeyError(key)
 
     def normalize(self, state: DeadMansState, action: Action) -> Action:
-        if action.kind == A.HOME and 0 <= action.to < _HELL_OFFSET:
+        if action.kind == HOME.name and 0 <= action.to < _HELL_OFFSET:
             return action._replace(to=action.to + _HELL_OFFSET)  # homes are always in Hell
-        if action.kind not in (A.HOME, A.MOVE, A.RESIGN, A.DRAW):
+        if action.kind not in (HOME.name, A.MOVE, A.RESIGN, A.DRAW):
             raise NotationError(f"{self.name} has no {action.kind} action")
         return action
 

@@ -54,8 +54,11 @@ RESPAWN_NEXT: Final = {WHITE: tuple(f"{f}1" for f in "abcdefgh"),
 _SLIDES: Final = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: ORTHOGONAL + DIAGONAL}
 _PIPS: Final = frozenset("123456")
 _PASS: Final = A.simple(A.PASS)
-_BARE_ROLL: Final = A.simple(A.ROLL)
-_NUMBERED_ROLLS: Final = tuple(A.simple(A.ROLL, str(n)) for n in range(1, 7))
+ROLL: Final = A.ActionKind(
+    "roll", A.VALUE, A.DIE, "roll, roll=N: roll the die (N: the face read, 1-6 or a piece letter)",
+    read=str.upper, bare=True)
+_BARE_ROLL: Final = A.simple(ROLL.name)
+_NUMBERED_ROLLS: Final = tuple(A.simple(ROLL.name, str(n)) for n in range(1, 7))
 
 
 def _face_map(value: Any) -> str:
@@ -120,6 +123,7 @@ class Die(ChessLike[DieState]):
 
     name = "die"
     title = "Die Chess"
+    action_kinds = (A.MOVE_KIND, ROLL, A.PASS_KIND)
     state_class = DieState
     promo_letters = "QRBNK"  # what the notation accepts; legality follows the options
     option_specs: ClassVar = (
@@ -250,7 +254,7 @@ class Die(ChessLike[DieState]):
         stores faces) replay, while a player can neither choose a face nor probe the
         generator by asking whether ``roll=6`` would be accepted.
         """
-        if action.kind == A.ROLL:
+        if action.kind == ROLL.name:
             if self.rng_mode:
                 action = _BARE_ROLL
             elif not action.value:
@@ -259,9 +263,9 @@ class Die(ChessLike[DieState]):
 
     def why_illegal(self, state: DieState, action: Action) -> str:
         """A reason in Die Chess terms: the roll, move and move-allowance rules (§3.4)."""
-        if self.outcome(state).result != "*" or action.kind not in (A.ROLL, A.MOVE):
+        if self.outcome(state).result != "*" or action.kind not in (ROLL.name, A.MOVE):
             return super().why_illegal(state, action)
-        if action.kind == A.ROLL:
+        if action.kind == ROLL.name:
             if state.rolls >= self.max_rolls:
                 return f"only {self.max_rolls} roll(s) per turn"
             return "no roll after the move (die.allow_move_then_roll=false)"
@@ -282,18 +286,18 @@ class Die(ChessLike[DieState]):
         Raises:
             NotationError: the roll names neither 1-6 nor a face letter.
         """
-        if action.kind != A.ROLL or not action.value or action.value in _PIPS:
+        if action.kind != ROLL.name or not action.value or action.value in _PIPS:
             return action
         pips = self.pips_of_letter.get(action.value)
         if pips is None:
             raise NotationError(f"roll={action.value}: a roll is 1-6 or one of P N B R Q K")
-        return A.simple(A.ROLL, pips)
+        return A.simple(ROLL.name, pips)
 
     def apply(self, state: DieState, action: Action,
               events: list[GameEvent] | None = None) -> DieState:
         new = state.copy()
         kind = action.kind
-        if kind == A.ROLL:
+        if kind == ROLL.name:
             self._roll(new, action, events)
             if new.moved and new.rolls >= self.max_rolls:
                 self._end_turn(new)

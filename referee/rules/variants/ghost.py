@@ -12,7 +12,7 @@ one possible cell the ghost appears at once; with none the piece leaves the game
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Final, Self
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
@@ -85,6 +85,9 @@ class GhostState(State):
         new.pending_id = self.pending_id
 
 
+SPAWN: Final = A.ActionKind("spawn", A.SQUARE, A.BOARD,
+                            "spawn=CELL[=P]: place your new ghost on a ring cell (a0, z4...)")
+
 class Ghost(ChessLike[GhostState]):
     """Ghost Chess: FIDE chess on the 8x8 plus ghosts on the edge ring (RULINGS.md §2).
 
@@ -94,6 +97,7 @@ class Ghost(ChessLike[GhostState]):
 
     name = "ghost"
     title = "Ghost Chess"
+    action_kinds = (A.MOVE_KIND, SPAWN)
     state_class = GhostState
     option_specs: ClassVar = (
         OptionSpec("ghost.edge_ring", "full",
@@ -119,7 +123,8 @@ class Ghost(ChessLike[GhostState]):
         except ValueError as err:
             raise OptionError(str(err)) from None
         return Layout([Region("board", standard_board(), implicit=True),
-                       Region("ring", ring, implicit=True)])
+                       # the ring's plane has the board at (1, 1): drawn around the board
+                       Region("ring", ring, implicit=True, shift=(-1, -1), look="border")])
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -233,9 +238,9 @@ class Ghost(ChessLike[GhostState]):
         out: list[Action] = []
         for cell in cells:
             if cell in promo:
-                out.extend(Action(A.SPAWN, -1, cell, letter) for letter in self.promo_letters)
+                out.extend(Action(SPAWN.name, -1, cell, letter) for letter in self.promo_letters)
             else:
-                out.append(Action(A.SPAWN, -1, cell))
+                out.append(Action(SPAWN.name, -1, cell))
         return out
 
     # ------------------------------------------------------------------ execution
@@ -243,7 +248,7 @@ class Ghost(ChessLike[GhostState]):
     def apply(self, state: GhostState, action: Action,
               events: list[GameEvent] | None = None) -> GhostState:
         new = state.copy()
-        if action.kind == A.SPAWN:
+        if action.kind == SPAWN.name:
             piece, ident = new.pending, new.pending_id
             new.pending, new.pending_from, new.pending_id = 0, -1, 0
             self._spawn(new, piece, ident, action, events)

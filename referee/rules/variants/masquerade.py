@@ -28,7 +28,6 @@ from referee.rules.actions import Action
 from referee.rules.errors import NotationError, RecordError
 from referee.rules.events import Announcement, CaptureAttempt, GameEvent, Moved
 from referee.rules.geometry import DIAGONAL, ORTHOGONAL, Geometry, Layout, Region, standard_board
-from referee.rules.notation import parse_assignment
 from referee.rules.pieces import (
     BISHOP,
     BLACK,
@@ -129,6 +128,34 @@ _MOVES: Final = tuple(tuple(Action(A.MOVE, f, t) for t in range(64)) for f in ra
 _LINE_BITS, _BETWEEN = _line_tables()
 
 
+ASSIGN_ROWS: Final = "KQRBN"
+
+
+def parse_assignment(text: str) -> str:
+    """Canonical ``colour:KX,QX,RX,BX,NX`` from a Masquerade assignment (any row order).
+
+    Raises:
+        NotationError: not a colour and a permutation of K, Q, R, B, N.
+    """
+    colour, sep, rows = text.strip().partition(":")
+    colour = colour.strip().lower()
+    if not sep or colour not in ("white", "black"):
+        raise NotationError(f"assignment {text!r} must start with white: or black:")
+    pairs = [p.strip().upper() for p in rows.split(",") if p.strip()]
+    if len(pairs) != 5 or any(len(p) != 2 for p in pairs):
+        raise NotationError(f"assignment {text!r} needs five pairs like KR,QK,RN,BB,NQ")
+    table = {p[0]: p[1] for p in pairs}
+    if sorted(table) != sorted(ASSIGN_ROWS) or sorted(table.values()) != sorted(ASSIGN_ROWS):
+        raise NotationError(f"assignment {text!r} must map K,Q,R,B,N one-to-one onto K,Q,R,B,N")
+    return colour + ":" + ",".join(r + table[r] for r in ASSIGN_ROWS)
+
+
+ASSIGN: Final = A.ActionKind(
+    "assign", A.VALUE, A.SECRET,
+    "assign=COLOUR:KX,QX,RX,BX,NX: secretly choose how the opponent's pieces capture",
+    read=parse_assignment)
+
+
 class MasqState(State):
     """A Masquerade state.
 
@@ -178,6 +205,7 @@ class Masquerade(ChessLike[MasqState]):
 
     name = "masquerade"
     title = "Masquerade Chess"
+    action_kinds = (A.MOVE_KIND, ASSIGN, A.PASS_KIND)
     state_class = MasqState
     fifty_option = "masq.fifty_move"
     repetition_option = "masq.repetition_draw"
@@ -209,7 +237,7 @@ class Masquerade(ChessLike[MasqState]):
         self.castle_ignores_attacks: bool = o["masq.castle_ignores_attacks"]
         self.pass_when_stuck: bool = o["masq.no_move"] == "pass"
         self.assign_actions: dict[int, tuple[Action, ...]] = {
-            c: tuple(A.simple(A.ASSIGN, f"{COLOUR_NAMES[c]}:{t}") for t in SIGMA_TEXTS)
+            c: tuple(A.simple(ASSIGN.name, f"{COLOUR_NAMES[c]}:{t}") for t in SIGMA_TEXTS)
             for c in (WHITE, BLACK)
         }
         size = self.layout.size
@@ -429,7 +457,7 @@ class Masquerade(ChessLike[MasqState]):
     def apply(self, state: MasqState, action: Action,
               events: list[GameEvent] | None = None) -> MasqState:
         new = state.copy()
-        if action.kind == A.ASSIGN:
+        if action.kind == ASSIGN.name:
             self._assign(new, action, events)
             return new
         if action.kind == A.PASS:
@@ -576,7 +604,7 @@ class Masquerade(ChessLike[MasqState]):
         everyone else sees ``assign=black:(secret)``. Records keep the full text: they are the
         referee's private copy.
         """
-        if action.kind == A.ASSIGN:
+        if action.kind == ASSIGN.name:
             colour_name = action.value.partition(":")[0]
             chooser = BLACK if colour_name == "white" else WHITE
             if viewer != chooser:

@@ -69,7 +69,8 @@ from referee.rules.variants.zombie_state import (
     buried_at,
     remove_burial,
 )
-from referee.rules.variants.zombie_text import ZombieText
+from referee.rules.variants.zombie_text import BURY, PROMOTE, ZombieText
+from referee.rules.variants.zombie_text import END as END_KIND
 
 TURN_MODE = "zombie.turn_mode"
 OPPONENT_REVEAL = "zombie.legality_includes_opponent_reveal"
@@ -78,7 +79,7 @@ CAPTURED_ZOMBIE = "zombie.captured_zombie"
 EACH_STEP = "zombie.horde_check_each_step"
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
-END = A.simple(A.END)
+END = A.simple(END_KIND.name)
 
 
 def _between(a: int, b: int) -> int:
@@ -123,6 +124,7 @@ class Zombie(ZombieText):
 
     name = "zombie"
     title = "Zombie Chess"
+    action_kinds = (A.MOVE_KIND, BURY, END_KIND, PROMOTE)
     option_specs: ClassVar = (
         OptionSpec(TURN_MODE, "either_or",
                    "a turn is a normal move OR zombie moves (normal_plus_zombies: both)",
@@ -169,8 +171,8 @@ class Zombie(ZombieText):
         """Promotion of the first waiting revealed pawn, else the burial squares."""
         if st.promos:
             sq = st.promos[0]
-            return [Action(A.PROMOTE, -1, sq, letter) for letter in self.promo_letters]
-        return [Action(A.BURY, -1, sq) for sq in self.burial_squares(st, st.turn)]
+            return [Action(PROMOTE.name, -1, sq, letter) for letter in self.promo_letters]
+        return [Action(BURY.name, -1, sq) for sq in self.burial_squares(st, st.turn)]
 
     def burial_squares(self, st: ZombieState, colour: int) -> list[int]:
         """Squares where ``colour`` may bury: one of its pieces stands there (any piece, zombie
@@ -482,11 +484,11 @@ class Zombie(ZombieText):
         kind = action.kind
         if kind == A.MOVE:
             self._apply_move(st, action, events)
-        elif kind == A.END:
+        elif kind == END_KIND.name:
             self._end_moves(st, events)
-        elif kind == A.BURY:
+        elif kind == BURY.name:
             self._apply_bury(st, action, events)
-        elif kind == A.PROMOTE:
+        elif kind == PROMOTE.name:
             self._apply_promote(st, action, events)
         else:
             raise ValueError(f"zombie: cannot apply a {kind} action")
@@ -698,7 +700,7 @@ class Zombie(ZombieText):
 
     def public_action_text(self, action: Action) -> str:
         """Burials appear in public as ``bury=(secret)``: the square is the burier's secret."""
-        if action.kind == A.BURY:
+        if action.kind == BURY.name:
             return "bury=(secret)"
         return self.format_action(action)
 

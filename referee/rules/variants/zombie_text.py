@@ -22,7 +22,7 @@ Squares are the board's global indices (a1 = 0, h8 = 63).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from referee.rules import actions as A
 from referee.rules.errors import NotationError, RecordError
@@ -45,6 +45,13 @@ _LETTERS = tuple(chess_letter(p) if p & 15 in range(1, 7) and p >> 4 in (WHITE, 
                  for p in range(64))
 _CASTLE_LETTERS = "KQkq"
 _PHASE_BY_NAME = {"open": OPEN, "choose": CHOOSE}
+
+
+BURY: Final = A.ActionKind("bury", A.SQUARE, A.SECRET,
+                           "bury=SQUARE: secretly bury the captured enemy piece there")
+END: Final = A.ActionKind("end", A.BARE, A.CLOCK, "end: end the horde turn (press your clock)")
+PROMOTE: Final = A.ActionKind("promote", A.SQUARE, A.DISPLAY,
+                              "promote=SQUARE=P: choose the piece for your revealed pawn")
 
 
 class ZombieText(ChessLike[ZombieState]):
@@ -226,7 +233,7 @@ class ZombieText(ChessLike[ZombieState]):
         if st.action is None:
             return ""
         actor = st.parent.to_act if st.parent is not None else None
-        if st.action.kind == A.BURY and viewer != actor:
+        if st.action.kind == BURY.name and viewer != actor:
             return self.public_action_text(st.action)
         return self.format_action(st.action)
 
