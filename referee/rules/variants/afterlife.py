@@ -30,7 +30,6 @@ from referee.rules.variant import (
     ONGOING,
     OptionSpec,
     Outcome,
-    Variant,
     draw,
     int_option,
     win_for,
@@ -56,6 +55,7 @@ from referee.rules.variants.afterlife_state import (
     WORLD,
     AfterlifeState,
 )
+from referee.rules.variants.afterlife_text import AfterlifeText
 
 H1: Final = 37
 H5: Final = 41
@@ -98,7 +98,7 @@ def _check_max_plies(value: Any) -> Any:
 
 
 
-class Afterlife(Variant[AfterlifeState]):
+class Afterlife(AfterlifeText):
     """Afterlife Chess. Options are the ``alc.`` CONFIG keys of RULINGS §4 (see the docs page).
 
     Raises (constructor): OptionError for an unknown key or a bad value, including a piece
@@ -108,7 +108,6 @@ class Afterlife(Variant[AfterlifeState]):
     name = "afterlife"
     title = "Afterlife Chess"
     action_kinds = (A.MOVE_KIND, DROP, DEPART, A.PASS_KIND)
-    state_class = AfterlifeState
     promo_letters = "HW"
     option_specs: ClassVar = (
         OptionSpec("alc.piece_table", "proposed",
@@ -245,21 +244,6 @@ class Afterlife(Variant[AfterlifeState]):
         for sq in self.sethling_homes:
             st.place(sq, code(SETHLING, GRAY))
         return st
-
-    def piece_code(self, letter: str) -> int:
-        """The code of a NOTATION.md letter (``m``/``e`` gray). Raises KeyError if unknown."""
-        if letter in "me":
-            return code(KIND_BY_LETTER[letter.upper()], GRAY)
-        kind = KIND_BY_LETTER[letter.upper()]
-        if kind >= MERCENARY:
-            raise KeyError(letter)
-        return code(kind, WHITE if letter.isupper() else BLACK)
-
-    def piece_letter(self, piece: int) -> str:
-        if not piece:
-            return ""
-        letter = LETTERS[piece & 15]
-        return letter if piece >> 4 == WHITE else letter.lower()
 
     # ------------------------------------------------------------------ generation
 
@@ -719,25 +703,6 @@ class Afterlife(Variant[AfterlifeState]):
             "passes": state.passes,
         })
         return out
-
-    # ------------------------------------------------------------------ text
-
-    def position(self, state: AfterlifeState, private: bool = True) -> str:
-        from referee.rules.variants.afterlife_text import write_position
-        return write_position(self, state)
-
-    def from_position(self, text: str, seed: int = 0) -> AfterlifeState:
-        """A state from :meth:`position` text (format in docs/variants/afterlife.md).
-
-        Raises:
-            RecordError: naming the field that is wrong.
-        """
-        from referee.rules.variants.afterlife_text import read_position
-        return read_position(self, text)
-
-    def render(self, state: AfterlifeState, viewer: int | None = None) -> str:
-        from referee.rules.variants.afterlife_text import render
-        return render(self, state)
 
     def squares_of(self, zone: int) -> Sequence[int]:
         """The squares of a zone (WORLD, HOURS, HALL; Limbo is the single square LIMBO)."""

@@ -8,7 +8,7 @@ extend it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from referee.rules import actions as A
@@ -16,41 +16,21 @@ from referee.rules.actions import Action
 from referee.rules.chesscore import ChessRules, standard_rules
 from referee.rules.errors import NotationError, RecordError
 from referee.rules.events import Captured, GameEvent, Moved
-from referee.rules.geometry import Geometry, Layout, Region, standard_board
-from referee.rules.pieces import (
-    BISHOP,
-    BLACK,
-    CHESS_KIND_BY_LETTER,
-    COLOUR_NAMES,
-    KING,
-    KNIGHT,
-    PAWN,
-    QUEEN,
-    ROOK,
-    WHITE,
-    code,
+from referee.rules.fields import (
+    castling_text,
+    chess_piece,
+    fen_rows,
+    read_castling,
+    read_rows,
+    read_side,
+    side_text,
 )
+from referee.rules.geometry import Geometry, Layout, Region, standard_board
+from referee.rules.pieces import BISHOP, BLACK, COLOUR_NAMES, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 from referee.rules.rng import seed_state
 from referee.rules.variant import ONGOING, Outcome, S, Variant, draw, win_for
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-_CASTLE_LETTERS = "KQkq"  # bit order of standard_castles
-
-
-def fen_rows(board: list[int], ranks: list[list[int]], letter: Callable[[int], str]) -> str:
-    """FEN piece placement of the squares in ``ranks`` (top rank first, files left to right)."""
-    rows = []
-    for rank in ranks:
-        row, empty = "", 0
-        for sq in rank:
-            piece = board[sq]
-            if piece:
-                row += (str(empty) if empty else "") + letter(piece)
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows)
 
 
 class ChessLike(Variant[S]):
@@ -174,11 +154,12 @@ class ChessLike(Variant[S]):
 
     def fen(self, state: S) -> str:
         """The FEN of the board, as python-chess writes it."""
-        rows = fen_rows(state.board, self._fen_ranks, self.piece_letter)
-        castling = "".join(c for i, c in enumerate(_CASTLE_LETTERS) if state.castling >> i & 1)
+        board, letter = state.board, self.piece_letter
+        rows = fen_rows(board, self._fen_ranks, lambda sq: letter(board[sq]))
+        castling = castling_text(state.castling)
         ep = self.layout.name(state.ep) if state.ep >= 0 else "-"
-        side = "w" if state.turn == WHITE else "b"
-        return f"{rows} {side} {castling or '-'} {ep} {state.halfmove} {state.fullmove}"
+        side = side_text(state.turn)
+        return f"{rows} {side} {castling} {ep} {state.halfmove} {state.fullmove}"
 
     def from_position(self, text: str, seed: int = 0) -> S:
         """A state from a FEN (the last two fields may be left out).
@@ -190,13 +171,9 @@ class ChessLike(Variant[S]):
         if len(fields) not in (4, 6):
             raise RecordError(f"a FEN has 4 or 6 fields, not {len(fields)}: {text!r}")
         st = self.new_state(WHITE, seed_state(seed))
-        self._place_rows(st, fields[0])
-        if fields[1] not in ("w", "b"):
-            raise RecordError(f"side to move must be w or b, not {fields[1]!r}")
-        st.turn = st.to_act = WHITE if fields[1] == "w" else BLACK
-        if fields[2] != "-" and (set(fields[2]) - set(_CASTLE_LETTERS) or not fields[2]):
-            raise RecordError(f"bad castling field {fields[2]!r}")
-        st.castling = sum(1 << i for i, c in enumerate(_CASTLE_LETTERS) if c in fields[2])
+        read_rows(st, fields[0], self._fen_ranks, chess_piece)
+        st.turn = st.to_act = read_side(fields[1])
+        st.castling = read_castling(fields[2])
         try:
             st.ep = -1 if fields[3] == "-" else self.layout.square(fields[3])
             if len(fields) == 6:
@@ -204,24 +181,6 @@ class ChessLike(Variant[S]):
         except (NotationError, ValueError) as err:
             raise RecordError(f"bad FEN {text!r}: {err}") from None
         return st
-
-    def _place_rows(self, st: S, placement: str) -> None:
-        rows = placement.split("/")
-        if len(rows) != 8:
-            raise RecordError(f"board field needs 8 ranks, has {len(rows)}")
-        for i, row in enumerate(rows):
-            x, y = 0, 7 - i
-            for ch in row:
-                if ch.isdigit():
-                    x += int(ch)
-                    continue
-                kind = CHESS_KIND_BY_LETTER.get(ch.upper())
-                if kind is None or x > 7:
-                    raise RecordError(f"bad rank {row!r} in board field")
-                st.place(self.geo.at("board", x, y), code(kind, WHITE if ch.isupper() else BLACK))
-                x += 1
-            if x != 8:
-                raise RecordError(f"rank {row!r} does not have 8 squares")
 
     # ------------------------------------------------------------------ drawing
 

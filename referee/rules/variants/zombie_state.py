@@ -8,9 +8,9 @@ that :meth:`ZombieState.copy_extra` copies references only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Self
 
+from referee.rules.fields import bits as bits  # re-exported for the zombie modules
 from referee.rules.state import State
 
 #: Phases of a turn: the first action, a horde turn still open (more zombie moves or ``end``),
@@ -89,11 +89,3 @@ def add_burial(burials: Burials, sq: int, piece: int) -> Burials:
 def remove_burial(burials: Burials, sq: int) -> Burials:
     """The map without the burial on ``sq``."""
     return tuple(e for e in burials if e[0] != sq)
-
-
-def bits(mask: int) -> Iterator[int]:
-    """The squares of a bit set, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low

@@ -43,7 +43,6 @@ PHASE_NAMES = {START: "start", OPEN: "open", CHOOSE: "choose"}
 #: piece code -> letter, for the hot position writer
 _LETTERS = tuple(chess_letter(p) if p & 15 in range(1, 7) and p >> 4 in (WHITE, BLACK) else ""
                  for p in range(64))
-_CASTLE_LETTERS = "KQkq"
 _PHASE_BY_NAME = {"open": OPEN, "choose": CHOOSE}
 
 
