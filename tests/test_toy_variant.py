@@ -97,3 +97,15 @@ def test_no_package_names_the_toy() -> None:
     for package in ("referee", "hardware", "firmware_bridge", "vision"):
         for path in (ROOT / package).rglob("*.py"):
             assert "toy" not in path.read_text(encoding="utf-8").lower(), path
+
+
+@pytest.mark.parametrize("entry", ["toy=no.such:Toy", "toy=referee.rules.state:State",
+                                   "toy=referee.rules.state:Nope", "toy"])
+def test_a_bad_extra_variant_is_one_line_and_exit_2(entry: str) -> None:
+    env = {**os.environ, EXTRA_VARIANTS_ENV: entry}
+    done = subprocess.run([sys.executable, "-c", "from referee.app.cli import main; "
+                           "raise SystemExit(main())", "perft", "--variant", "toy", "1"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

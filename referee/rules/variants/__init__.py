@@ -71,11 +71,14 @@ def variant_class(name: str) -> type[Variant[Any]]:
     try:
         module = import_module(module_name)
     except ModuleNotFoundError as err:
-        if err.name != module_name:
+        # the module itself (or its package) is missing, not something it imports
+        if err.name is None or not (module_name + ".").startswith(err.name + "."):
             raise
         raise VariantNotImplementedError(
-            f"variant {name!r} is not implemented yet in this build") from None
-    cls: type[Variant[Any]] = getattr(module, class_name)
+            f"variant {name!r} is not implemented yet in this build ({target})") from None
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Variant)):
+        raise VariantNotImplementedError(f"variant {name!r}: {target} is not a Variant class")
     return cls
 
 
