@@ -17,23 +17,23 @@ import time
 
 from referee.live.physical import physical_steps, sensor_events
 from referee.live.session import Referee
+from referee.rules import actions as A
 from referee.rules.errors import VariantNotImplementedError
 from referee.rules.game import Game
 from referee.rules.variants import VARIANTS
 
 TARGET_P99_MS = 10.0
-OFF_BOARD = ("bury", "assign", "promote")
-CHOICES = ("home", "spawn", "drop")
 
 
 def timed_game(name: str, seed: int, turns: int = 80) -> list[float]:
     rng = random.Random(seed)
     truth = Game(name, seed=seed)
     referee = Referee(Game(name, seed=seed))
+    off_board = truth.variant.kinds_done_by(*A.OFF_BOARD)
     times: list[float] = []
     t = 0
     for _ in range(turns):
-        while truth.outcome.result == "*" and truth.legal()[0].kind in OFF_BOARD:
+        while truth.outcome.result == "*" and truth.legal()[0].kind in off_board:
             t += 1000
             referee.tick(t)
             text = truth.variant.format_action(rng.choice(truth.legal()))
@@ -45,7 +45,7 @@ def timed_game(name: str, seed: int, turns: int = 80) -> list[float]:
         turn = [rng.choice(truth.legal())]
         truth.play(turn[0])
         while (truth.outcome.result == "*" and truth.state.to_act == before.to_act
-               and truth.legal() and truth.legal()[0].kind in CHOICES):
+               and truth.legal() and truth.legal()[0].kind in truth.variant.placing_kinds):
             turn.append(rng.choice(truth.legal()))
             truth.play(turn[-1])
         events, t = sensor_events(truth.variant,

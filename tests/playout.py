@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from referee.rules.game import Game
 from referee.rules.records import GameRecord, record_of, replay
@@ -15,7 +16,7 @@ from referee.rules.variant import Variant
 from referee.rules.variants import make_variant
 
 
-def random_game(variant: Variant | str, seed: int, max_plies: int = 300,
+def random_game(variant: Variant[Any] | str, seed: int, max_plies: int = 300,
                 on_state: Callable[[Game], None] | None = None) -> Game:
     """Play uniformly random legal actions until the game ends or ``max_plies`` actions."""
     rng = random.Random(seed)
@@ -51,7 +52,7 @@ def assert_record_round_trip(game: Game) -> None:
     assert loaded.outcome == game.outcome
 
 
-def play_many(variant: Variant, games: int, check_state: Callable[[Game], None],
+def play_many(variant: Variant[Any], games: int, check_state: Callable[[Game], None],
               max_plies: int = 300) -> dict[str, int]:
     """Play ``games`` seeded random games with ``check_state`` after every action and a record
     round trip at the end; returns how many games ended for each reason."""

@@ -1,9 +1,10 @@
 """Pictures of LED frames and scenes: the board(s) seen from above, White at the bottom.
 
 Used by :class:`~hardware.leds.backends.MockLeds`, by the docs (docs/leds/*.png) and by the
-demo's ``--capture``. Squares are placed by their NOTATION.md names, so any variant's regions
-draw without knowing its rules: the main board (with the ghost label ring around it when its
-cells are present), ``hell:``, ``limbo``, ``hours:`` (the bone shape) and ``hall:``.
+demo's ``--capture``. Where each square is drawn comes in as plain data, a map of square name
+-> :class:`Spot` (panel, x, y, look), which the caller takes from the variant's layout
+(``referee.app.present.picture_spots``): this package knows squares, not variants. Without a
+map, ``a1``-style names are placed on a plain grid (``hell:a1`` on a panel of its own).
 
 A scene picture marks each pattern with a shape, since a picture cannot blink: a disc is
 steady, a disc in a ring blinks slowly (a hollow ring when in antiphase: "lift"), a disc with
@@ -31,74 +32,47 @@ RING_SQ: Final[RGB] = (58, 58, 66)
 TEXT: Final[RGB] = (200, 200, 200)
 LABEL: Final[RGB] = (20, 20, 20)
 
-_HOURS_COLUMNS: Final = {"a": 0, "b": 1, "g": 2, "d": 3}
-_PANEL_TITLES: Final = {"": "Board", "hell": "Hell", "limbo": "Limbo", "hours": "Hours",
-                        "hall": "Hall"}
-_PANEL_ORDER: Final = ("", "hell", "limbo", "hours", "hall")
-
-#: Squares of each variant's regions, for pictures without a rig (NOTATION.md names).
-_FILES: Final = "abcdefgh"
-
-
-def grid(prefix: str, files: str, ranks: int) -> tuple[str, ...]:
-    """Square names of a ``files`` x ``ranks`` grid with an optional region ``prefix``."""
-    return tuple(f"{prefix}{f}{r}" for r in range(1, ranks + 1) for f in files)
-
-
-def ghost_ring() -> tuple[str, ...]:
-    """The 32 cells of the ghost label ring."""
-    return (tuple(f"{f}0" for f in _FILES) + tuple(f"{f}9" for f in _FILES)
-            + tuple(f"z{r}" for r in range(1, 9)) + tuple(f"i{r}" for r in range(1, 9)))
-
-
-def variant_squares(variant: str) -> tuple[str, ...]:
-    """Every square of ``variant``'s regions (standard layouts of NOTATION.md).
-
-    Raises:
-        ValueError: an unknown variant name.
-    """
-    board = grid("", _FILES, 8)
-    layouts = {
-        "standard": board, "die": board, "zombie": board, "masquerade": board,
-        "deadmans": board + grid("hell:", _FILES, 8),
-        "ghost": board + ghost_ring(),
-        "afterlife": grid("", "abcd", 7) + ("limbo",)
-        + ("hours:a1", "hours:a2", "hours:a3", "hours:b2", "hours:g2", "hours:d1", "hours:d2",
-           "hours:d3") + tuple(f"hall:h{r}" for r in range(1, 6)),
-    }
-    if variant not in layouts:
-        raise ValueError(f"no picture layout for variant {variant!r}")
-    return layouts[variant]
+CHECKER: Final = "checker"
+PLAIN: Final = "plain"
+BORDER: Final = "border"
 
 
 @dataclass(frozen=True)
-class _Place:
+class Spot:
+    """Where one square is drawn: its ``panel`` (a titled piece of board), column ``x`` and
+    row ``y`` there (y growing upwards) and its ``look``: :data:`CHECKER` (light and dark
+    squares), :data:`PLAIN` or :data:`BORDER` (a label ring around a board)."""
+
     panel: str
     x: int
     y: int
+    look: str = CHECKER
 
 
-def place_of(square: str) -> _Place:
-    """Where ``square`` is drawn: its panel (region) and (x, y), y growing upwards."""
-    if square == "limbo":
-        return _Place("limbo", 0, 0)
+def place_of(square: str) -> Spot:
+    """Where ``square`` goes without a map: ``a1``-style names on a grid, ``region:a1`` on a
+    panel named after the region."""
     region, _, name = square.rpartition(":")
-    letter, rank = name[:1], int(name[1:]) if name[1:].isdigit() else 1
-    if region == "hours":
-        return _Place(region, _HOURS_COLUMNS.get(letter, 0), rank - 1)
-    if region == "hall":
-        return _Place(region, 0, rank - 1)
-    x = {"z": -1, "i": 8}.get(letter, ord(letter) - ord("a")) if letter else 0
-    return _Place(region, x, rank - 1)
+    letter, digits = name[:1], name[1:]
+    rank = int(digits) if digits.isdigit() else 1
+    x = ord(letter) - ord("a") if letter.isalpha() else 0
+    return Spot(region.capitalize() or "Board", x, rank - 1)
 
 
-def _panels(squares: Iterable[str]) -> dict[str, dict[str, _Place]]:
-    panels: dict[str, dict[str, _Place]] = {}
-    for sq in sorted(set(squares), key=square_sort_key):
-        p = place_of(sq)
+def spots(squares: Mapping[str, Spot] | Iterable[str]) -> dict[str, Spot]:
+    """A square map: ``squares`` itself, or names placed by :func:`place_of`."""
+    if isinstance(squares, Mapping):
+        return dict(squares)
+    return {sq: place_of(sq) for sq in squares}
+
+
+def _panels(places: Mapping[str, Spot]) -> dict[str, dict[str, Spot]]:
+    """Panels in the order they first appear in ``places``, each with its squares."""
+    panels: dict[str, dict[str, Spot]] = {}
+    for sq, p in sorted(places.items(), key=lambda kv: square_sort_key(kv[0])):
         panels.setdefault(p.panel, {})[sq] = p
-    order = {name: i for i, name in enumerate(_PANEL_ORDER)}
-    return dict(sorted(panels.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])))
+    order = list(dict.fromkeys(p.panel for p in places.values()))
+    return {name: panels[name] for name in order}
 
 
 def _font() -> ImageFont.ImageFont:
@@ -108,8 +82,9 @@ def _font() -> ImageFont.ImageFont:
 class _Canvas:
     """Lays panels out left to right and draws cells."""
 
-    def __init__(self, squares: Iterable[str], legend_lines: int, title: str) -> None:
-        self.panels = _panels(squares)
+    def __init__(self, places: Mapping[str, Spot], legend_lines: int, title: str) -> None:
+        self.places = places
+        self.panels = _panels(places)
         self.title = title
         self.offsets: dict[str, tuple[int, int, int, int]] = {}  # panel -> left, top, x0, y1
         left, height = MARGIN, 0
@@ -118,7 +93,7 @@ class _Canvas:
             xs = [p.x for p in cells.values()]
             ys = [p.y for p in cells.values()]
             self.offsets[name] = (left, top + TITLE_H, min(xs), max(ys))
-            title_w = 6 * len(_PANEL_TITLES.get(name, name)) + 4
+            title_w = 6 * len(name) + 4
             left += max((max(xs) - min(xs) + 1) * CELL, title_w) + MARGIN
             height = max(height, TITLE_H + (max(ys) - min(ys) + 1) * CELL)
         self.width = max(left, 260)
@@ -129,7 +104,7 @@ class _Canvas:
         self.font = _font()
 
     def box(self, square: str) -> tuple[int, int, int, int]:
-        p = place_of(square)
+        p = self.places[square]
         left, top, x0, y1 = self.offsets[p.panel]
         x = left + (p.x - x0) * CELL
         y = top + (y1 - p.y) * CELL
@@ -140,19 +115,18 @@ class _Canvas:
             self.draw.text((MARGIN, MARGIN), self.title, fill=TEXT, font=self.font)
         for name, cells in self.panels.items():
             left, top, _, _ = self.offsets[name]
-            self.draw.text((left, top - TITLE_H + 1), _PANEL_TITLES.get(name, name),
-                           fill=TEXT, font=self.font)
+            self.draw.text((left, top - TITLE_H + 1), name, fill=TEXT, font=self.font)
             for sq, p in cells.items():
-                self.draw.rectangle(self.box(sq), fill=_square_fill(name, sq, p))
+                self.draw.rectangle(self.box(sq), fill=_square_fill(p))
                 x, y, _, _ = self.box(sq)
-                label = TEXT if _square_fill(name, sq, p) == RING_SQ else LABEL
+                label = TEXT if p.look == BORDER else LABEL
                 self.draw.text((x + 2, y + 1), sq.rpartition(":")[2], fill=label, font=self.font)
 
 
-def _square_fill(panel: str, square: str, p: _Place) -> RGB:
-    if panel == "" and not (0 <= p.x <= 7 and 0 <= p.y <= 7):
+def _square_fill(p: Spot) -> RGB:
+    if p.look == BORDER:
         return RING_SQ
-    if panel in ("", "hell"):
+    if p.look == CHECKER:
         return DARK_SQ if (p.x + p.y) % 2 == 0 else LIGHT_SQ
     return LIGHT_SQ
 
@@ -192,13 +166,14 @@ def _look(light: Light) -> str:
     return light.pattern.value
 
 
-def render_scene(scene: LedScene, squares: Iterable[str] = (), title: str = "") -> Image.Image:
-    """A picture of ``scene`` over the board(s) of ``squares`` (plus any square it lights),
-    with a legend line per distinct look and reason."""
+def render_scene(scene: LedScene, squares: Mapping[str, Spot] | Iterable[str] = (),
+                 title: str = "") -> Image.Image:
+    """A picture of ``scene`` over the board(s) of ``squares`` (a square map, or names; any
+    other square it lights is placed by name), with a legend line per look and reason."""
     legend = list(dict.fromkeys((light, _look(light)) for light in scene.lights.values()))
     legend = list({(li.colour, li.pattern, li.phase, li.level, li.reason): (li, look)
                    for li, look in legend}.values())
-    canvas = _Canvas([*squares, *scene.lights], len(legend), title)
+    canvas = _Canvas(_with(spots(squares), scene.lights), len(legend), title)
     canvas.draw_cells()
     for sq, light in scene.lights.items():
         x, y, _, _ = canvas.box(sq)
@@ -211,13 +186,20 @@ def render_scene(scene: LedScene, squares: Iterable[str] = (), title: str = "") 
     return canvas.image
 
 
-def render_frame(frame: Mapping[str, RGB], squares: Iterable[str] = (),
+def render_frame(frame: Mapping[str, RGB], squares: Mapping[str, Spot] | Iterable[str] = (),
                  title: str = "") -> Image.Image:
     """A picture of one RGB ``frame`` (what the LEDs show at an instant) over ``squares``."""
-    canvas = _Canvas([*squares, *frame], 0, title)
+    canvas = _Canvas(_with(spots(squares), frame), 0, title)
     canvas.draw_cells()
     for sq, rgb in frame.items():
         x, y, _, _ = canvas.box(sq)
         cx, cy = x + CELL // 2, y + CELL // 2 + 2
         canvas.draw.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), fill=rgb, outline=(0, 0, 0))
     return canvas.image
+
+
+def _with(places: dict[str, Spot], lit: Iterable[str]) -> dict[str, Spot]:
+    for sq in lit:
+        if sq not in places:
+            places[sq] = place_of(sq)
+    return places

@@ -2,7 +2,7 @@
 
 ::
 
-    capture = StepCapture("shots", variant_squares("deadmans"))
+    capture = StepCapture("shots", picture_spots(make_variant("deadmans").layout))
     capture.write(presenter.update(events, turn=..., clock=...), "Bxf7")
     # shots/step-001-leds.png, shots/step-001-display.png
 
@@ -12,28 +12,28 @@ display picture the 128x64 screen scaled up 2x.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from PIL import Image
 
 from hardware.display.render import render_image
-from hardware.leds.picture import render_scene
+from hardware.leds.picture import Spot, render_scene, spots
 from referee.app.present import Presentation
 
 
 class StepCapture:
     """Numbers steps and writes two PNGs per step into ``directory`` (created if needed).
 
-    ``squares`` are the squares with LEDs (``hardware.leds.picture.variant_squares(name)``
-    or a rig's squares); ``display_size`` the display in pixels.
+    ``squares`` places the squares with LEDs (:func:`referee.app.present.picture_spots` of
+    the variant's layout, or a rig's square names); ``display_size`` the display in pixels.
     """
 
-    def __init__(self, directory: str | Path, squares: Iterable[str] = (), *,
+    def __init__(self, directory: str | Path, squares: Mapping[str, Spot] | Iterable[str] = (), *,
                  display_size: tuple[int, int] = (128, 64), scale: int = 2) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
-        self.squares = tuple(squares)
+        self.squares = spots(squares)
         self.display_size, self.scale = display_size, scale
         self.steps = 0
 

@@ -28,8 +28,6 @@ from referee.rules.errors import RefereeError
 from referee.rules.game import Game
 from referee.rules.pieces import COLOUR_NAMES
 
-OFF_BOARD = (A.BURY, A.ASSIGN, A.PROMOTE)
-PHYSICAL_CHOICES = (A.HOME, A.SPAWN, A.DROP)
 PATTERN_MARKS = {"STEADY": "o", "SLOW_BLINK": "*", "FAST_BLINK": "!", "PULSE": "~"}
 
 
@@ -50,7 +48,8 @@ class DemoOutputs:
         self.capture: Any = None
         if capture is not None:
             from referee.app.capture import StepCapture
-            self.capture = StepCapture(capture, self.names)
+            from referee.app.present import picture_spots
+            self.capture = StepCapture(capture, picture_spots(game.variant.layout))
         self.step = 0
 
     def close(self) -> None:
@@ -118,15 +117,21 @@ class Player:
         turn = [self.rng.choice(self.truth.legal())]
         self.truth.play(turn[0])
         while (self.truth.outcome.result == "*" and self.truth.state.to_act == before.to_act
-               and self.truth.legal() and self.truth.legal()[0].kind in PHYSICAL_CHOICES):
+               and self.truth.legal() and self._made_on_board_choice(self.truth.legal()[0])):
             turn.append(self.rng.choice(self.truth.legal()))
             self.truth.play(turn[-1])
         return turn, before
 
+    def _made_on_board_choice(self, action: A.Action) -> bool:
+        """Whether ``action`` is a choice of square made by putting a piece down (a Hell home)."""
+        return action.kind in self.truth.variant.placing_kinds
+
     def off_board_choice(self) -> str | None:
         """A choice the game waits for that is made off the board, or None."""
         legal = self.truth.legal()
-        if self.truth.outcome.result == "*" and legal and legal[0].kind in OFF_BOARD:
+        kinds = self.truth.variant.kinds
+        if (self.truth.outcome.result == "*" and legal
+                and kinds[legal[0].kind].done_by in A.OFF_BOARD):
             text = self.truth.variant.format_action(self.rng.choice(legal))
             self.truth.play(text)
             return text

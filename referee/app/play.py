@@ -17,8 +17,7 @@ from referee.rules.pgn import to_pgn
 from referee.rules.pieces import COLOUR_NAMES
 from referee.rules.records import record_of
 
-HELP = """Type an action in NOTATION.md form (e2e4, e2-e4, O-O, home=hell:b1, spawn=a0, roll...).
-Commands: legal (list legal actions), undo, position, save FILE, pgn, help, quit."""
+COMMANDS = "Commands: legal (list legal actions), undo, position, save FILE, pgn, help, quit."
 
 
 class TerminalGame:
@@ -43,6 +42,10 @@ class TerminalGame:
             else:  # the choices would show a secret on the shared screen
                 self.say(f"{who} chooses in secret ({legal[0].kind}=...)")
 
+    def _help(self) -> None:
+        """The variant's actions (NOTATION.md form), then the commands."""
+        self.say("Type an action:\n" + self.game.variant.help_text() + "\n" + COMMANDS)
+
     def handle(self, line: str) -> bool:
         """Process one input line; returns False when the player wants to stop."""
         text = line.strip()
@@ -51,7 +54,7 @@ class TerminalGame:
         word, _, rest = text.partition(" ")
         if word in ("quit", "exit", "q"):
             return False
-        commands = {"help": lambda: self.say(HELP), "legal": self._legal, "undo": self._undo,
+        commands = {"help": self._help, "legal": self._legal, "undo": self._undo,
                     "position": lambda: self.say(
                         self.game.variant.position(self.game.state, private=False)),
                     "pgn": self._pgn, "board": self.show}

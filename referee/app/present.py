@@ -16,6 +16,7 @@ from typing import Final
 from hardware.display import screen as screens
 from hardware.display.screen import ClockFace, Screen
 from hardware.leds import language
+from hardware.leds.picture import Spot
 from hardware.leds.scene import LedScene, compose
 from referee.rules.events import (
     Announcement,
@@ -29,12 +30,19 @@ from referee.rules.events import (
     Removed,
     visible_to,
 )
+from referee.rules.geometry import Layout
 
 _SQUARE_RE: Final = re.compile(r"(?:[a-z]+:)?[a-z][0-9]|limbo")
 _PROMPT_REASONS: Final = {"home": "hell home", "spawn": "ghost spawn", "drop": "drop here",
                           "bury": "bury here"}
 #: Marker names drawn as background layers, and their builders.
 _MARKER_LAYERS: Final = {"tombstone": language.tombstones, "zombie": language.zombies}
+
+
+def picture_spots(layout: Layout) -> dict[str, Spot]:
+    """Where each square of a variant's ``layout`` is drawn in LED pictures: the physical
+    places its regions declare, handed to ``hardware`` as plain data."""
+    return {name: Spot(*place) for name, place in layout.places().items()}
 
 
 def is_square(text: str) -> bool:

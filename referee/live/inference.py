@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
@@ -43,11 +44,8 @@ from referee.rules.pieces import KING
 from referee.rules.state import State
 from referee.rules.variant import Variant
 
-#: Choices made by putting a piece down (the square is the choice).
-PHYSICAL_CHOICES = frozenset({A.HOME, A.SPAWN, A.DROP})
 
-
-def promotion_order(variant: Variant) -> list[str]:
+def promotion_order(variant: Variant[Any]) -> list[str]:
     """Promotion pieces in the order they are offered: no promotion first (where promotion is
     optional, as in Die Chess), then the variant's letters; the first offered is the default."""
     return ["", *variant.promo_letters]
@@ -218,7 +216,7 @@ class MoveInference:
         confirm_with_clock: recognise moves only when the mover presses its clock button.
     """
 
-    def __init__(self, variant: Variant, state: State, *, sensed: Iterable[int] | None = None,
+    def __init__(self, variant: Variant[Any], state: State, *, sensed: Iterable[int] | None = None,
                  settle_ms: int = 150, provisional_ms: int = 1500, decision_ms: int = 6000,
                  confirm_with_clock: bool = False) -> None:
         self.variant = variant
@@ -320,7 +318,7 @@ class MoveInference:
         if out or colour != self.state.to_act:
             return out
         legal = self.variant.legal_actions(self.state)
-        for kind in (A.END, A.PASS):
+        for kind in sorted(self.variant.kinds_done_by(A.CLOCK)):
             if A.simple(kind) in legal:
                 return [Recognised((A.simple(kind),))]
         return []
@@ -340,9 +338,10 @@ class MoveInference:
     def die(self, face: str) -> list[Decision]:
         """A physical die was read: a roll, if rolling is legal now (after any held move)."""
         out = self._confirm_held()  # the held move is finished: the owner applies it first
-        action = self.variant.normalize(self.state, A.simple(A.ROLL, face))
-        if self.variant.is_legal(self.state, action):
-            out.append(Recognised((action,)))
+        for kind in self.variant.kinds_done_by(A.DIE):
+            action = self.variant.normalize(self.state, A.simple(kind, face))
+            if self.variant.is_legal(self.state, action):
+                out.append(Recognised((action,)))
         return out
 
     # ------------------------------------------------------------------ judging
@@ -377,7 +376,7 @@ class MoveInference:
     def _judge_again(self) -> list[Decision]:
         self._dirty = True
         legal = self.variant.legal_actions(self.state)
-        if legal and not any(a.kind in (A.MOVE, *PHYSICAL_CHOICES) for a in legal):
+        if legal and not any(a.kind in self.variant.board_kinds for a in legal):
             return []  # an off-board choice comes first; the board is judged once it is made
         return self._judge()
 
@@ -542,7 +541,7 @@ class MoveInference:
         for action in self.variant.legal_actions(state):
             # A move starts by lifting its piece; a choice ends by putting one down.
             if action.kind == A.MOVE and action.frm in lifted or (
-                    action.kind in PHYSICAL_CHOICES and action.to in placed):
+                    action.kind in self.variant.placing_kinds and action.to in placed):
                 out += [c for c in self.candidates_of(state, action)
                         if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
         return out
@@ -576,7 +575,7 @@ class MoveInference:
         """Every physical way the turn can end from ``state`` (for tests and tools; the matcher
         builds only the candidates that the board's changes make possible)."""
         return [c for action in self.variant.legal_actions(state)
-                if action.kind in (A.MOVE, *PHYSICAL_CHOICES)
+                if action.kind in self.variant.board_kinds
                 for c in self.candidates_of(state, action)]
 
     def candidates_of(self, state: State, action: Action) -> list[Candidate]:
@@ -599,7 +598,7 @@ class MoveInference:
         if after.to_act == 3 - start.to_act and after.turn == after.to_act:
             return  # the turn simply passed: nothing more to put down (the common case, cheap)
         follow = self.variant.legal_actions(after)
-        if follow and all(a.kind in PHYSICAL_CHOICES for a in follow):
+        if follow and all(a.kind in self.variant.placing_kinds for a in follow):
             for choice in follow:
                 self._extend(start, before, actions + (choice,), after, out)
 

@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from referee.rules.errors import RecordError, RefereeError
 from referee.rules.game import ADJUDICATE, Game, Played
+from referee.rules.records import game_from, start_position
 
 FORMAT = "gravekeeper-journal/1"
 
@@ -72,10 +73,9 @@ def open_journal(path: str | Path, game: Game) -> tuple[Journal, Game]:
     journal = Journal(path, path.open("w", encoding="utf-8"))
     header: dict[str, Any] = {"format": FORMAT, "variant": game.variant.name,
                               "options": game.variant.options, "seed": game.seed}
-    if game.start.parent is None and game.played == []:
-        fresh = game.variant.initial_state(game.seed)
-        if game.variant.position(fresh) != game.variant.position(game.start):
-            header["start"] = game.variant.position(game.start)
+    start = start_position(game)
+    if start is not None:
+        header["start"] = start
     journal._append(header)
     for played in game.played:
         journal.write(played)
@@ -96,10 +96,9 @@ def read_journal(path: str | Path) -> Game:
     if header.get("format") != FORMAT:
         raise RecordError(f"{path}: line 1 is not a {FORMAT} header")
     try:
-        game = Game(str(header["variant"]), header.get("options") or {}, int(header["seed"]))
-        if header.get("start"):
-            game = Game(game.variant, seed=game.seed,
-                        state=game.variant.from_position(str(header["start"])))
+        start = header.get("start")
+        game = game_from(str(header["variant"]), header.get("options") or {},
+                         int(header["seed"]), str(start) if start else None)
     except (KeyError, TypeError, ValueError, RefereeError) as err:
         raise RecordError(f"{path}: line 1: bad header: {err}") from None
     for number, text in enumerate(lines[1:], 2):

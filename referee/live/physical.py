@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from firmware_bridge.events import Button, Die, Lift, Place, SensorEvent
 from referee.rules import actions as A
@@ -36,7 +37,7 @@ class Step:
     gap_ms: int = 60
 
 
-def sensor_events(variant: Variant, steps: Sequence[Step],
+def sensor_events(variant: Variant[Any], steps: Sequence[Step],
                   start_ms: int) -> tuple[list[SensorEvent], int]:
     """The sensor events ``steps`` cause, timed from ``start_ms``; returns them and the time of
     the last one (milliseconds)."""
@@ -68,7 +69,7 @@ def changed_squares(before: State, after: State) -> tuple[list[int], list[int]]:
     return lifts, places
 
 
-def physical_steps(variant: Variant, before: State, actions: Sequence[Action],
+def physical_steps(variant: Variant[Any], before: State, actions: Sequence[Action],
                    rng: random.Random, *, noise: bool = False,
                    within_ms: tuple[int, int] = (15, 90)) -> list[Step]:
     """Hand movements for ``actions`` (applied in order from ``before``).
@@ -80,10 +81,11 @@ def physical_steps(variant: Variant, before: State, actions: Sequence[Action],
     state = before
     for action in actions:
         after = variant.apply(state, action)
-        if action.kind == A.ROLL:
+        how = variant.kinds[action.kind].done_by if action.kind in variant.kinds else ""
+        if how == A.DIE:
             face = after.action.value if after.action is not None else action.value
             steps.append(Step("die", value=face, gap_ms=rng.randint(*within_ms)))
-        elif action.kind in (A.PASS, A.END):
+        elif how == A.CLOCK:
             name = "clock-white" if state.to_act == 1 else "clock-black"
             steps.append(Step("button", value=name, gap_ms=rng.randint(*within_ms)))
         elif action.kind == A.MOVE and after.board == state.board:
@@ -97,7 +99,7 @@ def physical_steps(variant: Variant, before: State, actions: Sequence[Action],
     return steps
 
 
-def _board_steps(variant: Variant, before: State, after: State, rng: random.Random,
+def _board_steps(variant: Variant[Any], before: State, after: State, rng: random.Random,
                  within_ms: tuple[int, int]) -> list[Step]:
     lifts, places = changed_squares(before, after)
     rng.shuffle(lifts)
@@ -114,7 +116,7 @@ def _board_steps(variant: Variant, before: State, after: State, rng: random.Rand
     return [Step(s.kind, s.square, s.letter, gap_ms=rng.randint(*within_ms)) for s in order]
 
 
-def _failed_attempt(variant: Variant, state: State, action: Action, rng: random.Random,
+def _failed_attempt(variant: Variant[Any], state: State, action: Action, rng: random.Random,
                     within_ms: tuple[int, int]) -> list[Step]:
     """A refused capture attempt: the capture is made, the referee says no, both go back."""
     frm, to = action.frm, action.to
@@ -129,14 +131,14 @@ def _failed_attempt(variant: Variant, state: State, action: Action, rng: random.
                          rng.randint(*within_ms)) for s in back]
 
 
-def _promotion_buttons(variant: Variant, state: State, action: Action,
+def _promotion_buttons(variant: Variant[Any], state: State, action: Action,
                        rng: random.Random) -> list[Step]:
     """A board that cannot tell pieces apart asks for the promotion piece on the display: the
     player presses ``back`` to step through the choices (the first is the default) and then
     ``confirm``, after reading the prompt (longer than the settle time)."""
     from referee.live.inference import promotion_order
 
-    if action.kind not in (A.MOVE, A.SPAWN):
+    if action.kind not in variant.board_kinds:
         return []
     legal = set(variant.legal_actions(state))
     offered = [p for p in promotion_order(variant) if action._replace(promo=p) in legal]

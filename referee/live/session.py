@@ -199,10 +199,9 @@ class Referee:
         if name in CLOCKS:
             return self.inference.clock_pressed(CLOCKS[name])
         if name == "roll":
-            roll = A.simple(A.ROLL)
-            if self.game.variant.is_legal(self.game.state, roll):
-                return [Recognised((roll,))]
-            return []
+            rolls = [A.simple(kind) for kind in self.game.variant.kinds_done_by(A.DIE)]
+            return [Recognised((roll,)) for roll in rolls
+                    if self.game.variant.is_legal(self.game.state, roll)]
         if self._choice is not None and name in ("back", "confirm"):
             return self._choice_button(name)
         return self.inference.promotion_button(name)
@@ -281,13 +280,13 @@ class Referee:
     def _offer_private(self) -> None:
         """Feed queued private choices while the game waits for one; else say who must act."""
         legal = self.game.legal()
-        if not legal or any(a.kind in (A.MOVE, A.HOME, A.SPAWN, A.DROP, A.ROLL, A.PASS, A.END)
-                            for a in legal):
+        variant = self.game.variant
+        if not legal or any(variant.kinds[a.kind].physical for a in legal):
             return
         if self.private:
             self.private_action(self.private.pop(0))
             return
-        if all(a.kind == A.PROMOTE for a in legal):  # shown on the shared display: public
+        if all(variant.kinds[a.kind].done_by == A.DISPLAY for a in legal):  # public
             self._choice = (list(legal), 0)
             self._prompt_choice()
             return

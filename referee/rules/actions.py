@@ -3,35 +3,95 @@
 One small immutable tuple type serves every variant, so that actions hash, compare and store
 cheaply in the hot path of move generation. Squares are global indices of the variant's
 :class:`~referee.rules.geometry.Layout`; text forms live in :mod:`referee.rules.notation`.
+
+Which kinds of action a variant has, how each is written and how a player makes it at the board
+(:class:`ActionKind`) is said by the variant (``Variant.action_kinds``); this module holds only
+what every variant shares: moves, passing, resigning and agreed draws.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
 MOVE: Final = "move"        # frm -> to, optional promo letter, optional rise (resurrection square)
-HOME: Final = "home"        # Dead Man's Chess: the owner's choice of Hell home (to)
-SPAWN: Final = "spawn"      # Ghost Chess: the owner's choice of ghost cell (to), optional promo
-ROLL: Final = "roll"        # Die Chess: value "1".."6" read from a die, or "" (the referee rolls)
-PASS: Final = "pass"
-BURY: Final = "bury"        # Zombie Chess: secret burial square (to)
-END: Final = "end"          # Zombie Chess: end a horde turn
-ASSIGN: Final = "assign"    # Masquerade: value "white:KR,QK,RN,BB,NQ"
-DEPART: Final = "depart"    # Afterlife: leave Limbo (optional departure)
-DROP: Final = "drop"        # Afterlife: the owner's choice of a Twelve-Hours cell (to)
-PROMOTE: Final = "promote"  # Zombie Chess: the owner's piece for a revealed pawn (to, promo)
+PASS: Final = "pass"        # a turn without a move, where a variant allows one
 RESIGN: Final = "resign"
 DRAW: Final = "draw"        # agreed draw
 
-CHOICE_KINDS: Final = (HOME, SPAWN, BURY, DROP, PROMOTE)
+#: Actions every variant has besides its own kinds (never in a legal list: always allowed).
 META_KINDS: Final = (RESIGN, DRAW)
+
+# How an action is written (NOTATION.md): a move, a bare word (``pass``), ``word=SQUARE`` (a
+# choice of square, optionally ``=P``), or ``word=VALUE`` (a die face, an assignment).
+MOVE_FORM: Final = "move"
+BARE: Final = "bare"
+SQUARE: Final = "square"
+VALUE: Final = "value"
+
+# How a player makes it at a physical board: by moving or placing pieces (the board sees it),
+# by pressing the own clock, by rolling a die (or pressing roll), secretly off the board (a
+# phone), publicly off the board (chosen with the display's buttons), or not seen at all yet
+# (typed in by hand).
+BOARD: Final = "board"
+CLOCK: Final = "clock"
+DIE: Final = "die"
+SECRET: Final = "secret"
+DISPLAY: Final = "display"
+UNSENSED: Final = "unsensed"
+PHYSICAL: Final = (BOARD, CLOCK, DIE)
+OFF_BOARD: Final = (SECRET, DISPLAY)
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    """What one kind of action is, said once by the variant that has it.
+
+    Attributes:
+        name: the word that starts its text (``home``, ``roll``) and :attr:`Action.kind`.
+        form: how it is written: :data:`MOVE_FORM`, :data:`BARE`, :data:`SQUARE` or
+            :data:`VALUE`.
+        done_by: how a player makes it at the board (:data:`BOARD` ... :data:`UNSENSED`).
+        help: one line for ``play``'s help: its spelling and what it does.
+        read: for a VALUE kind, the canonical value of the text after ``=`` (raises
+            NotationError naming the problem); None keeps the text as written.
+        bare: a VALUE kind that may also be written alone (``roll``: the referee rolls).
+    """
+
+    name: str
+    form: str
+    done_by: str
+    help: str
+    read: Callable[[str], str] | None = field(default=None, compare=False)
+    bare: bool = False
+
+    @property
+    def physical(self) -> bool:
+        """Whether it is made at the board (pieces, a clock, a die) rather than off it."""
+        return self.done_by in PHYSICAL
+
+    @property
+    def private(self) -> bool:
+        """Whether it is a secret of the player who makes it."""
+        return self.done_by == SECRET
+
+    @property
+    def choice(self) -> bool:
+        """Whether it names a square (``home=hell:b1``)."""
+        return self.form == SQUARE
+
+
+MOVE_KIND: Final = ActionKind(MOVE, MOVE_FORM, BOARD,
+                              "e2e4, e2-e4, e7e8=Q, O-O: move a piece (NOTATION.md)")
+PASS_KIND: Final = ActionKind(PASS, BARE, CLOCK, "pass: pass the turn (press your clock)")
 
 
 class Action(NamedTuple):
     """One action. Unused fields keep their defaults so equal actions compare equal.
 
     Attributes:
-        kind: one of the constants of this module.
+        kind: the name of an :class:`ActionKind` of the variant, or resign/draw.
         frm: origin square index of a move, else -1.
         to: destination square of a move, or the square a choice names, else -1.
         promo: promotion piece letter in upper case (``"Q"``), else ``""``.
@@ -53,10 +113,10 @@ def move(frm: int, to: int, promo: str = "", rise: int = -1) -> Action:
 
 
 def choice(kind: str, square: int, promo: str = "") -> Action:
-    """A choice action (``home=``, ``spawn=``, ``bury=``, ``drop=``, ``promote=``)."""
+    """A choice action (a :data:`SQUARE` kind: ``home=hell:b1``)."""
     return Action(kind, -1, square, promo)
 
 
 def simple(kind: str, value: str = "") -> Action:
-    """An action without squares (``pass``, ``end``, ``roll=N``, ``assign=...``)."""
+    """An action without squares (a :data:`BARE` or :data:`VALUE` kind: ``pass``, ``roll=5``)."""
     return Action(kind, value=value)

@@ -22,7 +22,7 @@ from referee.rules.game import Game
 from referee.rules.pieces import COLOUR_BY_NAME
 from referee.rules.state import State
 from referee.rules.variant import Variant
-from referee.rules.variants import VARIANTS, make_variant
+from referee.rules.variants import known_variants, make_variant
 
 EXPECT_KEYS = frozenset({
     "to_act", "result", "at", "legal", "legal_includes", "legal_excludes", "legal_count",
@@ -71,8 +71,9 @@ def load_scenario(path: Path) -> dict[str, Any]:
         raise ScenarioError("the file must hold a JSON object")
     if not isinstance(data.get("variant"), str):
         raise ScenarioError("'variant' must be a string")
-    if data["variant"] not in VARIANTS:
-        raise ScenarioError(f"unknown variant {data['variant']!r} (known: {', '.join(VARIANTS)})")
+    variants = known_variants()
+    if data["variant"] not in variants:
+        raise ScenarioError(f"unknown variant {data['variant']!r} (known: {', '.join(variants)})")
     if not isinstance(data.get("options", {}), dict):
         raise ScenarioError("'options' must be an object")
     seed = data.get("seed", 0)
@@ -228,7 +229,7 @@ def _legal_excludes(game: Game, key: str, want: list[str]) -> Any:
     return {"legal": present} if present else None
 
 
-def _is_legal(variant: Variant, state: State, action: Action) -> bool:
+def _is_legal(variant: Variant[Any], state: State, action: Action) -> bool:
     # resign/draw are always accepted, but they are not part of the legal set
     return action in variant.legal_actions(state) or (
         action.kind not in ("resign", "draw") and variant.is_legal(state, action))

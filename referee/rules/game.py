@@ -38,7 +38,7 @@ class Game:
     Raises (from the constructor): UnknownVariantError, VariantNotImplementedError, OptionError.
     """
 
-    def __init__(self, variant: Variant | str, options: Mapping[str, Any] | None = None,
+    def __init__(self, variant: Variant[Any] | str, options: Mapping[str, Any] | None = None,
                  seed: int = 0, state: State | None = None) -> None:
         self.variant = make_variant(variant, options) if isinstance(variant, str) else variant
         self.seed = seed

@@ -49,12 +49,26 @@ class Region:
     """A named group of squares (a board, Hell, the ghost ring, Limbo...).
 
     ``implicit`` regions are written without a prefix (the variant's main region, the ghost
-    ring); the others are written ``name:square``. ``aliases`` are extra accepted spellings.
+    ring); the others are written ``name:square``.
+
+    Where the region lies on a physical board (for LED pictures, rigs and the camera) is said
+    here too: the ``panel`` it is part of (regions sharing a panel are one piece of board; by
+    default ``Board`` for implicit regions, else the region's name capitalised), the ``shift``
+    added to its cells' coordinates on that panel, and its ``look``: ``checker`` (light and
+    dark squares), ``plain`` or ``border`` (a label ring around a board).
     """
 
     name: str
     cells: tuple[Cell, ...]
     implicit: bool = False
+    panel: str = ""
+    shift: tuple[int, int] = (0, 0)
+    look: str = "checker"
+
+    @property
+    def panel_name(self) -> str:
+        """The panel this region is drawn on."""
+        return self.panel or ("Board" if self.implicit else self.name.capitalize())
 
 
 def grid_cells(
@@ -127,6 +141,13 @@ class Layout:
     def region(self, index: int) -> str:
         """The name of the region that holds square ``index``."""
         return self._region_of[index]
+
+    def places(self) -> dict[str, tuple[str, int, int, str]]:
+        """Every square's physical place as plain data: name -> (panel, x, y, look), y growing
+        away from White. Handed to ``hardware`` (pictures) and checked against rigs."""
+        return {cell.text: (region.panel_name, cell.x + region.shift[0],
+                            cell.y + region.shift[1], region.look)
+                for region in self.regions for cell in region.cells}
 
     def needs_prefix(self, index: int) -> bool:
         """Whether the canonical text of ``index`` carries a region prefix."""

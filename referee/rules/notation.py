@@ -8,7 +8,7 @@ prefix, otherwise ``FROM-TO`` with prefixes only where needed, suffixes ``=Q`` t
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
@@ -24,16 +24,12 @@ _MOVE = re.compile(
     rf"^(?P<frm>{_SQ})\s*[-x]\s*(?P<to>{_SQ})(?:=(?P<promo>[a-z]))?(?:@(?P<rise>{_SQ}))?$"
 )
 _UCI = re.compile(r"^(?P<frm>[a-z]\d)(?P<to>[a-z]\d)(?P<promo>[a-z])?(?:=(?P<promo2>[a-z]))?$")
-_SIMPLE = {"pass": A.PASS, "end": A.END, "depart": A.DEPART, "resign": A.RESIGN,
-           "draw": A.DRAW, "roll": A.ROLL}
-_CHOICE = re.compile(
-    r"^(?P<kind>home|spawn|bury|drop|promote)\s*=\s*(?P<sq>[a-z0-9:]+)(?:=(?P<promo>[a-z]))?$"
-)
+_WORD = re.compile(r"^(?P<kind>[a-z]+)\s*=\s*")
+_CHOICE = re.compile(r"^(?P<sq>[a-z0-9:]+)(?:=(?P<promo>[a-z]))?$")
 _CASTLE = re.compile(r"^[o0]-[o0](?P<long>-[o0])?[+#]?$")
-ASSIGN_ROWS = "KQRBN"
 
 
-def parse_action(text: str, variant: Variant, state: State) -> Action:
+def parse_action(text: str, variant: Variant[Any], state: State) -> Action:
     """Parse ``text`` for ``variant``; castling (``O-O``) needs ``state`` to find the king.
 
     Raises:
@@ -44,22 +40,17 @@ def parse_action(text: str, variant: Variant, state: State) -> Action:
         raise NotationError("empty action")
     low = raw.lower()
     layout = variant.layout
-    if low in _SIMPLE:
-        return A.simple(_SIMPLE[low])
-    if low.startswith("roll="):
-        face = raw[5:].strip()
-        if not face:
-            raise NotationError("roll= needs a face: 1-6 or a piece letter")
-        return A.simple(A.ROLL, face.upper())
-    if low.startswith("assign="):
-        return A.simple(A.ASSIGN, parse_assignment(raw[7:]))
+    if low in A.META_KINDS:
+        return A.simple(low)
+    kind = variant.kinds.get(low)
+    if kind is not None and (kind.form == A.BARE or kind.bare):
+        return A.simple(low)
+    word = _WORD.match(low)
+    if word:
+        return _word_action(raw, word, variant)
     castle = _CASTLE.match(low)
     if castle:
         return variant.castling_action(state, bool(castle.group("long")))
-    choice = _CHOICE.match(low)
-    if choice:
-        promo = _promo(choice.group("promo"), variant, raw)
-        return A.choice(choice.group("kind"), _square(layout, choice.group("sq"), raw), promo)
     low = low.rstrip("+#")
     uci = _UCI.match(low)
     if uci and layout.has_square(uci.group("frm")) and layout.has_square(uci.group("to")):
@@ -73,13 +64,31 @@ def parse_action(text: str, variant: Variant, state: State) -> Action:
     raise NotationError(f"cannot read {raw!r} as an action of {variant.name}")
 
 
+def _word_action(raw: str, word: re.Match[str], variant: Variant[Any]) -> Action:
+    """``kind=SQUARE[=P]`` or ``kind=VALUE`` for one of the variant's kinds."""
+    kind = variant.kinds.get(word.group("kind"))
+    if kind is None or kind.form not in (A.SQUARE, A.VALUE):
+        raise NotationError(f"cannot read {raw!r} as an action of {variant.name} (its actions:"
+                            f" {', '.join(variant.kinds)})")
+    rest = raw.strip()[word.end():].strip()
+    if kind.form == A.VALUE:
+        if not rest:
+            raise NotationError(f"{kind.name}= needs a value ({kind.help})")
+        return A.simple(kind.name, kind.read(rest) if kind.read is not None else rest)
+    choice = _CHOICE.match(rest.lower())
+    if not choice:
+        raise NotationError(f"{raw!r}: {kind.name}= needs a square ({kind.help})")
+    promo = _promo(choice.group("promo"), variant, raw)
+    return A.choice(kind.name, _square(variant.layout, choice.group("sq"), raw), promo)
+
+
 def _square(layout: Layout, text: str, whole: str) -> int:
     if not layout.has_square(text):
         raise NotationError(f"{whole!r}: no square {text!r} in this variant")
     return layout.square(text)
 
 
-def _promo(letter: str | None, variant: Variant, whole: str) -> str:
+def _promo(letter: str | None, variant: Variant[Any], whole: str) -> str:
     if not letter:
         return ""
     up = letter.upper()
@@ -87,25 +96,6 @@ def _promo(letter: str | None, variant: Variant, whole: str) -> str:
         allowed = " ".join(variant.promo_letters)
         raise NotationError(f"{whole!r}: cannot promote to {up!r} (allowed: {allowed})")
     return up
-
-
-def parse_assignment(text: str) -> str:
-    """Canonical ``colour:KX,QX,RX,BX,NX`` from a Masquerade assignment (any row order).
-
-    Raises:
-        NotationError: not a colour and a permutation of K, Q, R, B, N.
-    """
-    colour, sep, rows = text.strip().partition(":")
-    colour = colour.strip().lower()
-    if not sep or colour not in ("white", "black"):
-        raise NotationError(f"assignment {text!r} must start with white: or black:")
-    pairs = [p.strip().upper() for p in rows.split(",") if p.strip()]
-    if len(pairs) != 5 or any(len(p) != 2 for p in pairs):
-        raise NotationError(f"assignment {text!r} needs five pairs like KR,QK,RN,BB,NQ")
-    table = {p[0]: p[1] for p in pairs}
-    if sorted(table) != sorted(ASSIGN_ROWS) or sorted(table.values()) != sorted(ASSIGN_ROWS):
-        raise NotationError(f"assignment {text!r} must map K,Q,R,B,N one-to-one onto K,Q,R,B,N")
-    return colour + ":" + ",".join(r + table[r] for r in ASSIGN_ROWS)
 
 
 def format_action(action: Action, layout: Layout) -> str:
@@ -118,9 +108,9 @@ def format_action(action: Action, layout: Layout) -> str:
             return f"{frm}{to}{action.promo.lower()}"
         promo = f"={action.promo}" if action.promo else ""
         return f"{frm}-{to}{promo}{rise}"
-    if kind in A.CHOICE_KINDS:
+    if action.to >= 0:  # a choice of square
         promo = f"={action.promo}" if action.promo else ""
         return f"{kind}={layout.name(action.to)}{promo}"
-    if kind in (A.ROLL, A.ASSIGN) and action.value:
+    if action.value:
         return f"{kind}={action.value}"
     return kind

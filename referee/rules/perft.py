@@ -7,11 +7,13 @@ has no legal actions, so perft stops there.
 
 from __future__ import annotations
 
+from typing import Any
+
 from referee.rules.state import State
 from referee.rules.variant import Variant
 
 
-def perft(variant: Variant, state: State, depth: int) -> int:
+def perft(variant: Variant[Any], state: State, depth: int) -> int:
     """The number of legal action sequences of length ``depth`` from ``state``."""
     if depth <= 0:
         return 1
@@ -22,7 +24,7 @@ def perft(variant: Variant, state: State, depth: int) -> int:
     return sum(perft(variant, apply(state, action), depth - 1) for action in legal)
 
 
-def divide(variant: Variant, state: State, depth: int) -> list[tuple[str, int]]:
+def divide(variant: Variant[Any], state: State, depth: int) -> list[tuple[str, int]]:
     """Perft per first action: [(canonical action text, count)], in generation order."""
     return [
         (variant.format_action(a), perft(variant, variant.apply(state, a), depth - 1))

@@ -58,14 +58,29 @@ class GameRecord:
             raise RecordError(f"bad record field: {err}") from None
 
 
+def start_position(game: Game) -> str | None:
+    """The position text ``game`` began from, or None when that is the variant's own start for
+    the game's seed (what a record or a journal header stores as ``start``)."""
+    start = game.variant.position(game.start)
+    return None if game.variant.position(game.variant.initial_state(game.seed)) == start else start
+
+
+def game_from(variant: str, options: dict[str, Any], seed: int, start: str | None) -> Game:
+    """A new game as a record or a journal header describes it, before any action.
+
+    Raises:
+        RefereeError: an unknown variant, bad options or a bad start position.
+    """
+    game = Game(variant, options, seed)
+    if start is not None:
+        game = Game(game.variant, seed=seed, state=game.variant.from_position(start))
+    return game
+
+
 def record_of(game: Game) -> GameRecord:
     """The record of ``game`` so far."""
-    start = None
-    fresh = game.variant.initial_state(game.seed)
-    if game.variant.position(fresh) != game.variant.position(game.start):
-        start = game.variant.position(game.start)
     return GameRecord(game.variant.name, dict(game.variant.options), game.seed,
-                      tuple(game.action_texts()), start, game.outcome.result,
+                      tuple(game.action_texts()), start_position(game), game.outcome.result,
                       game.outcome.reason)
 
 
@@ -76,10 +91,7 @@ def replay(record: GameRecord) -> Game:
         RecordError: the variant/options are bad or an action is not legal where it stands.
     """
     try:
-        game = Game(record.variant, record.options, record.seed)
-        if record.start is not None:
-            game = Game(game.variant, seed=record.seed,
-                        state=game.variant.from_position(record.start))
+        game = game_from(record.variant, record.options, record.seed, record.start)
         for text in record.actions:
             game.play(text)
         if record.result != "*" and game.outcome.result == "*":  # ended off the board

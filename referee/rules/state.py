@@ -11,7 +11,7 @@ Variants with more state subclass it, add ``__slots__`` and extend :meth:`State.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, Self
 
 from referee.rules.actions import Action
 
@@ -60,7 +60,7 @@ class State:
     removed: tuple[int, ...]
     rng: int
     next_id: int
-    parent: State | None
+    parent: Self | None
     action: Action | None
     cache: dict[str, Any]
 
@@ -83,7 +83,7 @@ class State:
         self.action = None
         self.cache = {}
 
-    def copy(self) -> State:
+    def copy(self) -> Self:
         """A copy to build the next state on; ``parent`` points back at this one."""
         new = object.__new__(type(self))
         new.board = self.board[:]
@@ -106,7 +106,7 @@ class State:
         self.copy_extra(new)
         return new
 
-    def copy_extra(self, new: State) -> None:
+    def copy_extra(self, new: Self) -> None:
         """Copy subclass fields into ``new`` (mutable ones must be copied, not shared)."""
 
     def place(self, sq: int, piece: int, ident: int = 0) -> int:

@@ -12,10 +12,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.rules import actions as A
-from referee.rules.actions import Action
+from referee.rules.actions import Action, ActionKind
 from referee.rules.errors import IllegalActionError, NotationError, OptionError
 from referee.rules.events import GameEnded, GameEvent
 from referee.rules.geometry import Layout
@@ -23,6 +23,9 @@ from referee.rules.pieces import COLOUR_NAMES, WHITE, chess_letter
 from referee.rules.state import State, repetition_count
 
 OptionValue = Any
+
+#: The state class of a variant (``Zombie`` is a ``Variant[ZombieState]``).
+S = TypeVar("S", bound=State)
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ def draw(reason: str) -> Outcome:
     return Outcome("1/2-1/2", reason)
 
 
-class Variant(ABC):
+class Variant(ABC, Generic[S]):
     """Base class of all variants. Subclasses set the class attributes and the rule hooks.
 
     Args:
@@ -112,10 +115,32 @@ class Variant(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     #: Upper-case letters a pawn-like piece may promote to, in canonical order.
     promo_letters: ClassVar[str] = "QRBN"
+    #: The kinds of action of this variant (resign and draw come on top), in help order.
+    action_kinds: ClassVar[tuple[ActionKind, ...]] = (A.MOVE_KIND,)
+    #: The class of this variant's states (a subclass of State with the variant's extra fields).
+    state_class: type[S]
 
     def __init__(self, options: Mapping[str, OptionValue] | None = None) -> None:
         self.options: dict[str, OptionValue] = self.validate_options(options or {})
         self.layout: Layout = self.build_layout()
+        self.kinds: Mapping[str, ActionKind] = {k.name: k for k in self.action_kinds}
+        #: Kinds made by moving or placing pieces: what move inference recognises.
+        self.board_kinds: frozenset[str] = self.kinds_done_by(A.BOARD)
+        #: Choices made by putting a piece down (the square is the choice: a Hell home).
+        self.placing_kinds: frozenset[str] = frozenset(
+            k.name for k in self.action_kinds if k.done_by == A.BOARD and k.choice)
+
+    @classmethod
+    def kinds_done_by(cls, *how: str) -> frozenset[str]:
+        """Names of this variant's action kinds made in one of the ways ``how``
+        (:data:`~referee.rules.actions.BOARD`, ``CLOCK``, ``DIE``, ``SECRET``...)."""
+        return frozenset(k.name for k in cls.action_kinds if k.done_by in how)
+
+    @classmethod
+    def help_text(cls) -> str:
+        """One line per action kind: how to write it and what it does."""
+        lines = [k.help for k in cls.action_kinds]
+        return "\n".join([*lines, "resign, draw: resign, or agree a draw"])
 
     @classmethod
     def validate_options(cls, given: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
@@ -138,15 +163,15 @@ class Variant(ABC):
         """The regions and squares of this variant (with the options already set)."""
 
     @abstractmethod
-    def initial_state(self, seed: int = 0) -> State:
+    def initial_state(self, seed: int = 0) -> S:
         """The start position; ``seed`` seeds the private random generator."""
 
     @abstractmethod
-    def generate(self, state: State) -> list[Action]:
+    def generate(self, state: S) -> list[Action]:
         """Every legal action for ``state.to_act``, ignoring whether the game has ended."""
 
     @abstractmethod
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+    def apply(self, state: S, action: Action, events: list[GameEvent] | None = None) -> S:
         """The state after a legal ``action`` (``state`` is left untouched).
 
         Appends what happened to ``events`` when a list is given (perft passes None).
@@ -154,22 +179,26 @@ class Variant(ABC):
         """
 
     @abstractmethod
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
+    def rule_outcome(self, state: S, legal: list[Action]) -> Outcome:
         """The result the rules give this state (``legal`` = :meth:`generate` of it)."""
+
+    def new_state(self, turn: int = WHITE, rng: int = 0) -> S:
+        """An empty board of this variant's state class, ``turn`` to move."""
+        return self.state_class(self.layout.size, turn, rng)
 
     def piece_letter(self, piece: int) -> str:
         """The NOTATION.md letter of a piece code (``""`` for empty)."""
         return chess_letter(piece)
 
-    def in_check(self, state: State) -> bool:
+    def in_check(self, state: S) -> bool:
         """Whether the side to move is in check (False in variants without check)."""
         return False
 
-    def position_key(self, state: State) -> Hashable:
+    def position_key(self, state: S) -> Hashable:
         """What must be equal for two states to count as the same position (repetition)."""
         return (tuple(state.board), state.turn, state.to_act, state.castling, state.ep)
 
-    def expectation(self, state: State, key: str) -> Any:
+    def expectation(self, state: S, key: str) -> Any:
         """The value of a variant-specific scenario key (``tombstones``, ``faces``...).
 
         Raises:
@@ -177,7 +206,7 @@ class Variant(ABC):
         """
         raise KeyError(key)
 
-    def normalize(self, state: State, action: Action) -> Action:
+    def normalize(self, state: S, action: Action) -> Action:
         """Bring a parsed action to its canonical value (e.g. a die face letter to a number).
 
         Raises:
@@ -185,7 +214,7 @@ class Variant(ABC):
         """
         return action
 
-    def castling_action(self, state: State, long: bool) -> Action:
+    def castling_action(self, state: S, long: bool) -> Action:
         """The king move that ``O-O`` (or ``O-O-O`` when ``long``) means now.
 
         Raises:
@@ -193,11 +222,11 @@ class Variant(ABC):
         """
         raise NotationError(f"{self.name} has no castling")
 
-    def position(self, state: State, private: bool = True) -> str:
+    def position(self, state: S, private: bool = True) -> str:
         """The one-line position text of ``state`` (``private=False`` hides secrets)."""
         raise NotImplementedError(f"{self.name}: position notation not implemented")
 
-    def from_position(self, text: str) -> State:
+    def from_position(self, text: str) -> S:
         """A state from :meth:`position` text. Raises RecordError for bad text."""
         raise NotImplementedError(f"{self.name}: position notation not implemented")
 
@@ -209,7 +238,7 @@ class Variant(ABC):
         """
         return self.format_action(action)
 
-    def legal_is_public(self, state: State) -> bool:
+    def legal_is_public(self, state: S) -> bool:
         """Whether the legal actions of ``state`` may be listed on a shared screen.
 
         False when they depend on the actor's secrets (Zombie Chess burials): the list would
@@ -217,11 +246,11 @@ class Variant(ABC):
         """
         return True
 
-    def render(self, state: State, viewer: int | None = None) -> str:
+    def render(self, state: S, viewer: int | None = None) -> str:
         """A text drawing of every region for the terminal, as ``viewer`` may see it."""
         raise NotImplementedError
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: S, viewer: int | None) -> dict[str, Any]:
         """What ``viewer`` (WHITE, BLACK or None for spectators) may know, as plain data."""
         outcome = self.outcome(state)
         return {
@@ -238,20 +267,20 @@ class Variant(ABC):
 
     # ------------------------------------------------------------------ shared behaviour
 
-    def legal_actions(self, state: State) -> list[Action]:
+    def legal_actions(self, state: S) -> list[Action]:
         """The legal actions for the side to act; empty once the game is over."""
         if self.outcome(state).result != "*":
             return []
         return self._generated(state)
 
-    def _generated(self, state: State) -> list[Action]:
+    def _generated(self, state: S) -> list[Action]:
         moves: list[Action] | None = state.cache.get("legal")
         if moves is None:
             moves = self.generate(state)
             state.cache["legal"] = moves
         return moves
 
-    def outcome(self, state: State) -> Outcome:
+    def outcome(self, state: S) -> Outcome:
         """The game's result now: resignations and agreed draws first, then the rules."""
         found: Outcome | None = state.cache.get("outcome")
         if found is None:
@@ -262,7 +291,7 @@ class Variant(ABC):
             state.cache["outcome"] = found
         return found
 
-    def is_legal(self, state: State, action: Action) -> bool:
+    def is_legal(self, state: S, action: Action) -> bool:
         """Whether ``action`` may be applied now (resign/draw always, while the game goes on)."""
         if self.outcome(state).result != "*":
             return False
@@ -270,7 +299,7 @@ class Variant(ABC):
             return True
         return action in self._generated(state)
 
-    def play(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+    def play(self, state: S, action: Action, events: list[GameEvent] | None = None) -> S:
         """Apply ``action`` after checking it, including resign and draw.
 
         Raises:
@@ -296,7 +325,7 @@ class Variant(ABC):
                                         reason=end.reason))
         return new
 
-    def why_illegal(self, state: State, action: Action) -> str:
+    def why_illegal(self, state: S, action: Action) -> str:
         """A short human reason why ``action`` is not legal in ``state``."""
         end = self.outcome(state)
         if end.result != "*":
@@ -310,7 +339,7 @@ class Variant(ABC):
             return self.why_move_illegal(state, action)
         return "not one of the legal choices now"
 
-    def why_move_illegal(self, state: State, action: Action) -> str:
+    def why_move_illegal(self, state: S, action: Action) -> str:
         """Reason for an illegal move; variants refine it (check, pins...)."""
         piece = state.board[action.frm] if 0 <= action.frm < len(state.board) else 0
         if not piece:
@@ -320,7 +349,7 @@ class Variant(ABC):
             return f"the piece on {self.layout.name(action.frm)} is not {owner}'s"
         return "that piece cannot move there now"
 
-    def standard_draws(self, state: State, fifty: bool = True, repetition: bool = True) -> Outcome:
+    def standard_draws(self, state: S, fifty: bool = True, repetition: bool = True) -> Outcome:
         """The 50-move rule and threefold repetition, when switched on."""
         if fifty and state.halfmove >= 100:
             return draw("fifty-move rule")
@@ -329,7 +358,7 @@ class Variant(ABC):
                 return draw("threefold repetition")
         return ONGOING
 
-    def _cached_key(self, state: State) -> Hashable:
+    def _cached_key(self, state: S) -> Hashable:
         key: Hashable | None = state.cache.get("key")
         if key is None:
             key = self.position_key(state)
@@ -338,7 +367,7 @@ class Variant(ABC):
 
     # ------------------------------------------------------------------ notation
 
-    def parse_action(self, text: str, state: State) -> Action:
+    def parse_action(self, text: str, state: S) -> Action:
         """An action from NOTATION.md text, for the side to act in ``state``.
 
         Raises:

@@ -15,9 +15,16 @@ from PIL import Image, ImageChops
 
 from hardware.leds import language as L
 from hardware.leds.backends import MockLeds
-from hardware.leds.picture import render_scene, variant_squares
+from hardware.leds.picture import Spot, render_scene
 from hardware.leds.player import LedPlayer
 from hardware.leds.scene import LedScene, compose
+from referee.app.present import picture_spots
+from referee.rules.variants import make_variant
+
+
+def variant_squares(name: str) -> dict[str, Spot]:
+    return picture_spots(make_variant(name).layout)
+
 
 DOCS: Final = Path(__file__).resolve().parents[2] / "docs" / "leds"
 REGEN: Final = os.environ.get("GRAVEKEEPER_REGEN_GOLDEN") == "1"
@@ -54,18 +61,19 @@ SITUATIONS: Final[dict[str, tuple[str, str, LedScene]]] = {
     "correction": ("standard", "Fix the board", L.correction(["a3"], ["e2"], [("d1", "e1")])),
     "promotion": ("standard", "Promote on e8: choose on the display", L.promotion("e8")),
     "arbiter-pause": ("deadmans", "Paused by the arbiter",
-                      L.arbiter_pause(variant_squares("deadmans"))),
+                      L.arbiter_pause(tuple(variant_squares("deadmans")))),
 }
 
 
 @pytest.mark.parametrize("name", sorted(SITUATIONS))
 def test_docs_picture(name: str) -> None:
     variant, title, scene = SITUATIONS[name]
-    leds = MockLeds(variant_squares(variant))
+    places = variant_squares(variant)
+    leds = MockLeds(tuple(places))
     with LedPlayer(leds, animate=False) as player:
         player.show(scene)  # the scene really goes through the player and backend
         assert leds.last == dict(player.last_frame)
-    image = render_scene(scene, leds.squares, title=title)
+    image = render_scene(scene, places, title=title)
     path = DOCS / f"{name}.png"
     if REGEN:
         DOCS.mkdir(parents=True, exist_ok=True)

@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
-import pytest
-
 from hardware.leds import language as L
-from hardware.leds.picture import CELL, place_of, render_frame, render_scene, variant_squares
+from hardware.leds.picture import BORDER, CELL, PLAIN, Spot, place_of, render_frame, render_scene
+from referee.app.present import picture_spots
+from referee.rules.variants import make_variant
 
 
-def test_variant_layouts() -> None:
+def variant_squares(name: str) -> dict[str, Spot]:
+    return picture_spots(make_variant(name).layout)
+
+
+def test_variant_layouts_come_from_the_variants() -> None:
     assert len(variant_squares("standard")) == 64
     assert len(variant_squares("deadmans")) == 128
     assert len(variant_squares("ghost")) == 96
     assert len(variant_squares("afterlife")) == 28 + 1 + 8 + 5
-    with pytest.raises(ValueError):
-        variant_squares("fairy")
 
 
 def test_places() -> None:
-    assert (place_of("a1").panel, place_of("a1").x, place_of("a1").y) == ("", 0, 0)
-    assert (place_of("z1").x, place_of("i8").x, place_of("a0").y, place_of("a9").y) == \
-        (-1, 8, -1, 8)
-    assert place_of("hell:h8").panel == "hell"
-    assert (place_of("hours:g2").x, place_of("hours:d3").x) == (2, 3)
-    assert place_of("limbo").panel == "limbo"
+    ghost, afterlife = variant_squares("ghost"), variant_squares("afterlife")
+    assert ghost["a1"] == Spot("Board", 0, 0)
+    assert (ghost["z1"].x, ghost["i8"].x, ghost["a0"].y, ghost["a9"].y) == (-1, 8, -1, 8)
+    assert ghost["a0"].look == BORDER
+    assert variant_squares("deadmans")["hell:h8"].panel == "Hell"
+    assert (afterlife["hours:g2"].x, afterlife["hours:d3"].x) == (2, 3)
+    assert afterlife["limbo"] == Spot("Limbo", 0, 0, PLAIN)
+    assert place_of("hell:b3") == Spot("Hell", 1, 2)  # without a map: by name
 
 
 def test_frame_picture_shows_the_colour_on_the_square() -> None:

@@ -7,10 +7,9 @@ from pathlib import Path
 from PIL import Image
 
 from hardware.display.screen import ClockFace, ScreenKind
-from hardware.leds.picture import variant_squares
 from hardware.leds.scene import Pattern
 from referee.app.capture import StepCapture
-from referee.app.present import Presenter
+from referee.app.present import Presenter, picture_spots
 from referee.rules.events import (
     Announcement,
     CaptureAttempt,
@@ -23,6 +22,7 @@ from referee.rules.events import (
     Removed,
 )
 from referee.rules.pieces import BLACK, WHITE
+from referee.rules.variants import make_variant
 
 CLOCK = ClockFace(290.0, 300.0, running=BLACK)
 
@@ -135,7 +135,7 @@ def test_nothing_to_say_keeps_the_last_screen() -> None:
 
 
 def test_step_capture_writes_both_pictures(tmp_path: Path) -> None:
-    capture = StepCapture(tmp_path / "shots", variant_squares("standard"))
+    capture = StepCapture(tmp_path / "shots", picture_spots(make_variant("standard").layout))
     shown = Presenter().update([Moved("e2-e4", frm="e2", to="e4")], turn=BLACK)
     leds, display = capture.write(shown, "1. e4")
     assert (leds.name, display.name) == ("step-001-leds.png", "step-001-display.png")

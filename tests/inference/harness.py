@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from referee.live.physical import Step, changed_squares, physical_steps, sensor_events
 from referee.live.session import Referee, Update
+from referee.rules import actions as A
 from referee.rules.game import Game
 from referee.rules.state import State
 
@@ -24,7 +26,7 @@ class Recorder:
 
 
 def random_physical_game(variant: str, seed: int, max_turns: int = 60, noise: bool = True,
-                         private_kinds: tuple[str, ...] = ("bury", "assign", "promote")
+                         private_kinds: Iterable[str] | None = None
                          ) -> tuple[list[str], list[str], Recorder]:
     """A random legal game played by hand through a Referee.
 
@@ -32,6 +34,8 @@ def random_physical_game(variant: str, seed: int, max_turns: int = 60, noise: bo
     """
     rng = random.Random(seed)
     truth = Game(variant, seed=seed)
+    if private_kinds is None:  # the choices made off the board, as the variant says
+        private_kinds = truth.variant.kinds_done_by(*A.OFF_BOARD)
     watched = Game(variant, seed=seed)
     recorder = Recorder()
     private: list[str] = []
@@ -40,14 +44,14 @@ def random_physical_game(variant: str, seed: int, max_turns: int = 60, noise: bo
     t = 0
     chosen: list[str] = []
     for _ in range(max_turns):
-        t = _private_choices(truth, referee, rng, chosen, private_kinds, t)
+        t = _private_choices(truth, referee, rng, chosen, tuple(private_kinds), t)
         if truth.outcome.result != "*":
             break
         turn = [rng.choice(truth.legal())]
         before = truth.state
         truth.play(turn[0])
         while truth.outcome.result == "*" and truth.state.to_act == before.to_act \
-                and truth.legal() and truth.legal()[0].kind in ("home", "spawn", "drop"):
+                and truth.legal() and truth.legal()[0].kind in truth.variant.placing_kinds:
             turn.append(rng.choice(truth.legal()))
             truth.play(turn[-1])
         chosen += [truth.variant.format_action(a) for a in turn]

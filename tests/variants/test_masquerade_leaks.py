@@ -28,7 +28,8 @@ from referee.rules.events import visible_to
 from referee.rules.game import Game
 from referee.rules.pieces import BLACK, KNIGHT, QUEEN, WHITE
 from referee.rules.variants import make_variant
-from referee.rules.variants.masquerade import MasqState, Masquerade, Sigma, sigma_text
+from referee.rules.variants.masquerade import MasqState, Masquerade
+from referee.rules.variants.masquerade_state import Sigma, sigma_text
 from tests.playout import random_game
 
 VIEWERS = (WHITE, BLACK, None)

@@ -25,13 +25,11 @@ from referee.rules.actions import Action
 from referee.rules.events import Announcement, Captured, GameEvent, Moved, Placed, Prompt, Removed
 from referee.rules.geometry import Cell, Geometry, Layout, Region, grid_cells
 from referee.rules.pieces import BLACK, COLOUR_NAMES, GRAY, WHITE, code
-from referee.rules.state import State
 from referee.rules.variant import (
     BOOL,
     ONGOING,
     OptionSpec,
     Outcome,
-    Variant,
     draw,
     int_option,
     win_for,
@@ -57,6 +55,7 @@ from referee.rules.variants.afterlife_state import (
     WORLD,
     AfterlifeState,
 )
+from referee.rules.variants.afterlife_text import AfterlifeText
 
 H1: Final = 37
 H5: Final = 41
@@ -72,8 +71,12 @@ START_WORLD: Final = {
     "b4": "m", "c4": "m",
     "a7": "w", "b7": "p", "c7": "h", "d7": "w", "a6": "s", "b6": "s", "c6": "s", "d6": "s",
 }
+DROP: Final = A.ActionKind("drop", A.SQUARE, A.BOARD,
+                           "drop=hours:CELL: put your piece on a Twelve Hours cell")
+DEPART: Final = A.ActionKind("depart", A.BARE, A.UNSENSED, "depart: your piece leaves Limbo")
+
 PASS_ACTION: Final = A.simple(A.PASS)
-DEPART_ACTION: Final = A.simple(A.DEPART)
+DEPART_ACTION: Final = A.simple(DEPART.name)
 
 
 def _check_promotion_set(value: Any) -> str:
@@ -95,13 +98,7 @@ def _check_max_plies(value: Any) -> Any:
 
 
 
-
-def _st(state: State) -> AfterlifeState:
-    assert isinstance(state, AfterlifeState)
-    return state
-
-
-class Afterlife(Variant):
+class Afterlife(AfterlifeText):
     """Afterlife Chess. Options are the ``alc.`` CONFIG keys of RULINGS §4 (see the docs page).
 
     Raises (constructor): OptionError for an unknown key or a bad value, including a piece
@@ -110,6 +107,7 @@ class Afterlife(Variant):
 
     name = "afterlife"
     title = "Afterlife Chess"
+    action_kinds = (A.MOVE_KIND, DROP, DEPART, A.PASS_KIND)
     promo_letters = "HW"
     option_specs: ClassVar = (
         OptionSpec("alc.piece_table", "proposed",
@@ -141,10 +139,10 @@ class Afterlife(Variant):
         hours_gaps = ((1, 0), (2, 0), (1, 2), (2, 2))  # beta and gamma have only rank 2
         return Layout([
             Region("world", grid_cells("world", WIDTH, HEIGHT), implicit=True),
-            Region("limbo", (Cell("limbo", "limbo", 0, 0),)),
+            Region("limbo", (Cell("limbo", "limbo", 0, 0),), look="plain"),
             Region("hours", grid_cells("hours", 4, 3, prefix="hours:", files="abgd",
-                                       skip=hours_gaps)),
-            Region("hall", grid_cells("hall", 1, 5, prefix="hall:", files="h")),
+                                       skip=hours_gaps), look="plain"),
+            Region("hall", grid_cells("hall", 1, 5, prefix="hall:", files="h"), look="plain"),
         ])
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
@@ -239,7 +237,7 @@ class Afterlife(Variant):
 
     # ------------------------------------------------------------------ start
 
-    def initial_state(self, seed: int = 0) -> State:
+    def initial_state(self, seed: int = 0) -> AfterlifeState:
         st = AfterlifeState(self.layout.size, WHITE, 0)
         for name, letter in START_WORLD.items():
             st.place(self.layout.square(name), self.piece_code(letter))
@@ -247,39 +245,23 @@ class Afterlife(Variant):
             st.place(sq, code(SETHLING, GRAY))
         return st
 
-    def piece_code(self, letter: str) -> int:
-        """The code of a NOTATION.md letter (``m``/``e`` gray). Raises KeyError if unknown."""
-        if letter in "me":
-            return code(KIND_BY_LETTER[letter.upper()], GRAY)
-        kind = KIND_BY_LETTER[letter.upper()]
-        if kind >= MERCENARY:
-            raise KeyError(letter)
-        return code(kind, WHITE if letter.isupper() else BLACK)
-
-    def piece_letter(self, piece: int) -> str:
-        if not piece:
-            return ""
-        letter = LETTERS[piece & 15]
-        return letter if piece >> 4 == WHITE else letter.lower()
-
     # ------------------------------------------------------------------ generation
 
-    def generate(self, state: State) -> list[Action]:
-        st = _st(state)
-        if st.pending:
-            return [A.choice(A.DROP, s) for s in self.hours if not st.board[s]]
-        out = self._moves(st)
-        self._reincarnations(st, out)
+    def generate(self, state: AfterlifeState) -> list[Action]:
+        if state.pending:
+            return [A.choice(DROP.name, s) for s in self.hours if not state.board[s]]
+        out = self._moves(state)
+        self._reincarnations(state, out)
         if self.overlap:
             out = list(dict.fromkeys(out))
-        if st.last_gray is not None and self.options["alc.gray_no_immediate_reversal"]:
-            back = A.move(st.last_gray[1], st.last_gray[0])
+        if state.last_gray is not None and self.options["alc.gray_no_immediate_reversal"]:
+            back = A.move(state.last_gray[1], state.last_gray[0])
             out = [a for a in out if a != back]
-        if not self.automatic and self._may_depart(st):
+        if not self.automatic and self._may_depart(state):
             out.append(DEPART_ACTION)
         if self.royal:
-            out = self._royal_filter(st, out)
-            if not out and self.in_check(st):
+            out = self._royal_filter(state, out)
+            if not out and self.in_check(state):
                 return out  # checkmate
         return out or [PASS_ACTION]
 
@@ -384,7 +366,7 @@ class Afterlife(Variant):
                 return True
         return False
 
-    def in_check(self, state: State) -> bool:
+    def in_check(self, state: AfterlifeState) -> bool:
         if not self.royal:
             return False
         ksq = self._pharaoh_square(state.board, state.turn)
@@ -429,14 +411,15 @@ class Afterlife(Variant):
 
     # ------------------------------------------------------------------ applying
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
-        old = _st(state)
-        st = _st(state.copy())
+    def apply(self, state: AfterlifeState, action: Action,
+              events: list[GameEvent] | None = None) -> AfterlifeState:
+        old = state
+        st = state.copy()
         st.halfmove = -1  # set to 0 below by an irreversible step (scans for repetition stop there)
         kind = action.kind
-        if kind == A.DROP:
+        if kind == DROP.name:
             self._drop(st, action.to, events)
-        elif kind == A.DEPART:
+        elif kind == DEPART.name:
             self._depart(st, events)
             self._settle(st, events)
         elif kind == A.PASS:
@@ -664,7 +647,7 @@ class Afterlife(Variant):
 
     # ------------------------------------------------------------------ outcome
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
+    def rule_outcome(self, state: AfterlifeState, legal: list[Action]) -> Outcome:
         for p in state.removed:
             if p & 15 == PHARAOH and p >> 4 != GRAY:
                 loser = p >> 4
@@ -672,8 +655,7 @@ class Afterlife(Variant):
                                f"the {COLOUR_NAMES[loser]} Pharaoh Ceased to Exist")
         if not legal:
             return win_for(3 - state.turn, "checkmate")
-        st = _st(state)
-        if st.passes >= 2:
+        if state.passes >= 2:
             return draw("both players passed")
         found = self.standard_draws(state, fifty=False)
         if found is not ONGOING:
@@ -683,14 +665,15 @@ class Afterlife(Variant):
             return draw(f"the {limit}-ply limit")
         return ONGOING
 
-    def position_key(self, state: State) -> Hashable:
-        st = _st(state)
-        ids = st.ids
-        flagged = tuple(i for i, x in enumerate(ids) if x in st.flagged) if st.flagged else ()
-        promoted = tuple(i for i, x in enumerate(ids) if x in st.promoted) if st.promoted else ()
-        last = st.last_gray if self.options["alc.gray_no_immediate_reversal"] else None
-        return (tuple(st.board), st.turn, st.to_act, st.pending, st.limbo_ply, st.limbo_ready,
-                flagged, promoted, self._live_ep(st), last, st.passes, len(st.removed))
+    def position_key(self, state: AfterlifeState) -> Hashable:
+        ids = state.ids
+        flagged = tuple(i for i, x in enumerate(ids) if x in state.flagged) if state.flagged else ()
+        promoted = (tuple(i for i, x in enumerate(ids) if x in state.promoted)
+                    if state.promoted else ())
+        last = state.last_gray if self.options["alc.gray_no_immediate_reversal"] else None
+        return (tuple(state.board), state.turn, state.to_act, state.pending, state.limbo_ply,
+                state.limbo_ready, flagged, promoted, self._live_ep(state), last, state.passes,
+                len(state.removed))
 
     def _live_ep(self, st: AfterlifeState) -> int:
         """The en passant square if a piece of ``to_act`` could take there (FIDE repetition)."""
@@ -705,40 +688,21 @@ class Afterlife(Variant):
                     return st.ep
         return -1
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
-        st = _st(state)
+    def view(self, state: AfterlifeState, viewer: int | None) -> dict[str, Any]:
         out = super().view(state, viewer)
         name = self.layout.name
         out.update({
-            "captured_this_life": sorted(name(i) for i, x in enumerate(st.ids)
-                                         if x and x in st.flagged),
-            "promoted": sorted(name(i) for i, x in enumerate(st.ids) if x and x in st.promoted),
-            "limbo_arrival_ply": st.limbo_ply,
-            "limbo_may_leave": st.limbo_ready,
-            "drop_pending": st.pending,
-            "en_passant": name(st.ep) if st.ep >= 0 else None,
-            "passes": st.passes,
+            "captured_this_life": sorted(name(i) for i, x in enumerate(state.ids)
+                                         if x and x in state.flagged),
+            "promoted": sorted(name(i) for i, x in enumerate(state.ids)
+                               if x and x in state.promoted),
+            "limbo_arrival_ply": state.limbo_ply,
+            "limbo_may_leave": state.limbo_ready,
+            "drop_pending": state.pending,
+            "en_passant": name(state.ep) if state.ep >= 0 else None,
+            "passes": state.passes,
         })
         return out
-
-    # ------------------------------------------------------------------ text
-
-    def position(self, state: State, private: bool = True) -> str:
-        from referee.rules.variants.afterlife_text import write_position
-        return write_position(self, _st(state))
-
-    def from_position(self, text: str, seed: int = 0) -> State:
-        """A state from :meth:`position` text (format in docs/variants/afterlife.md).
-
-        Raises:
-            RecordError: naming the field that is wrong.
-        """
-        from referee.rules.variants.afterlife_text import read_position
-        return read_position(self, text)
-
-    def render(self, state: State, viewer: int | None = None) -> str:
-        from referee.rules.variants.afterlife_text import render
-        return render(self, _st(state))
 
     def squares_of(self, zone: int) -> Sequence[int]:
         """The squares of a zone (WORLD, HOURS, HALL; Limbo is the single square LIMBO)."""

@@ -7,7 +7,7 @@ each other.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Self
 
 from referee.rules.state import State
 
@@ -70,8 +70,7 @@ class AfterlifeState(State):
         self.passes = 0
         self.last_gray = None
 
-    def copy_extra(self, new: State) -> None:
-        assert isinstance(new, AfterlifeState)
+    def copy_extra(self, new: Self) -> None:
         new.limbo_ply = self.limbo_ply
         new.limbo_ready = self.limbo_ready
         new.pending = self.pending

@@ -8,7 +8,7 @@ extend it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from referee.rules import actions as A
@@ -16,45 +16,24 @@ from referee.rules.actions import Action
 from referee.rules.chesscore import ChessRules, standard_rules
 from referee.rules.errors import NotationError, RecordError
 from referee.rules.events import Captured, GameEvent, Moved
-from referee.rules.geometry import Geometry, Layout, Region, standard_board
-from referee.rules.pieces import (
-    BISHOP,
-    BLACK,
-    CHESS_KIND_BY_LETTER,
-    COLOUR_NAMES,
-    KING,
-    KNIGHT,
-    PAWN,
-    QUEEN,
-    ROOK,
-    WHITE,
-    code,
+from referee.rules.fields import (
+    castling_text,
+    chess_piece,
+    fen_rows,
+    read_castling,
+    read_rows,
+    read_side,
+    side_text,
 )
+from referee.rules.geometry import Geometry, Layout, Region, standard_board
+from referee.rules.pieces import BISHOP, BLACK, COLOUR_NAMES, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 from referee.rules.rng import seed_state
-from referee.rules.state import State
-from referee.rules.variant import ONGOING, Outcome, Variant, draw, win_for
+from referee.rules.variant import ONGOING, Outcome, S, Variant, draw, win_for
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-_CASTLE_LETTERS = "KQkq"  # bit order of standard_castles
 
 
-def fen_rows(board: list[int], ranks: list[list[int]], letter: Callable[[int], str]) -> str:
-    """FEN piece placement of the squares in ``ranks`` (top rank first, files left to right)."""
-    rows = []
-    for rank in ranks:
-        row, empty = "", 0
-        for sq in rank:
-            piece = board[sq]
-            if piece:
-                row += (str(empty) if empty else "") + letter(piece)
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows)
-
-
-class ChessLike(Variant):
+class ChessLike(Variant[S]):
     """One 8x8 board called ``board`` (squares ``a1``..``h8``, index = rank * 8 + file)."""
 
     board_region = "board"
@@ -78,13 +57,14 @@ class ChessLike(Variant):
 
     # ------------------------------------------------------------------ rules
 
-    def initial_state(self, seed: int = 0) -> State:
+    def initial_state(self, seed: int = 0) -> S:
         return self.from_position(START_FEN, seed)
 
-    def generate(self, state: State) -> list[Action]:
+    def generate(self, state: S) -> list[Action]:
         return self.rules.legal_moves(state.board, state.turn, state.castling, state.ep)
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+    def apply(self, state: S, action: Action,
+              events: list[GameEvent] | None = None) -> S:
         new = state.copy()
         record = self.rules.make_move(new, action)
         if events is not None:
@@ -92,7 +72,7 @@ class ChessLike(Variant):
         self.end_turn(new)
         return new
 
-    def end_turn(self, st: State) -> None:
+    def end_turn(self, st: S) -> None:
         """Hand the move to the other side."""
         if st.turn == BLACK:
             st.fullmove += 1
@@ -110,10 +90,10 @@ class ChessLike(Variant):
             events.append(Captured(f"{victim} captured on {name(captured_on)}", piece=victim,
                                    square=name(captured_on)))
 
-    def in_check(self, state: State) -> bool:
+    def in_check(self, state: S) -> bool:
         return self.rules.in_check(state.board, state.turn)
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
+    def rule_outcome(self, state: S, legal: list[Action]) -> Outcome:
         if not legal:
             if self.in_check(state):
                 return win_for(3 - state.turn, "checkmate")
@@ -123,7 +103,7 @@ class ChessLike(Variant):
         return self.standard_draws(state, fifty=self.options.get(self.fifty_option, True),
                                    repetition=self.options.get(self.repetition_option, True))
 
-    def insufficient_material(self, state: State) -> bool:
+    def insufficient_material(self, state: S) -> bool:
         """Neither side can possibly mate (python-chess's reading of the dead-position rule)."""
         return all(self._insufficient(state.board, c) for c in (WHITE, BLACK))
 
@@ -141,19 +121,19 @@ class ChessLike(Variant):
             return len(colours) == 1 and no_minor
         return True
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
+    def position_key(self, state: S) -> tuple[Any, ...]:
         # En passant counts only when a pawn could take it, as in FIDE's repetition rule.
         ep = state.ep if self.rules.ep_capturable(state.board, state.turn, state.ep) else -1
         return (tuple(state.board), state.turn, state.to_act, state.castling, ep)
 
-    def castling_action(self, state: State, long: bool) -> Action:
+    def castling_action(self, state: S, long: bool) -> Action:
         for rule in self.rules.castles[state.turn]:
             is_long = abs(rule.rook_from - rule.king_from) > 3
             if is_long == long:
                 return A.move(rule.king_from, rule.king_to)
         raise NotationError("no castling in this position")
 
-    def why_move_illegal(self, state: State, action: Action) -> str:
+    def why_move_illegal(self, state: S, action: Action) -> str:
         base = super().why_move_illegal(state, action)
         if base != "that piece cannot move there now":
             return base
@@ -169,18 +149,19 @@ class ChessLike(Variant):
 
     # ------------------------------------------------------------------ positions
 
-    def position(self, state: State, private: bool = True) -> str:
+    def position(self, state: S, private: bool = True) -> str:
         return self.fen(state)
 
-    def fen(self, state: State) -> str:
+    def fen(self, state: S) -> str:
         """The FEN of the board, as python-chess writes it."""
-        rows = fen_rows(state.board, self._fen_ranks, self.piece_letter)
-        castling = "".join(c for i, c in enumerate(_CASTLE_LETTERS) if state.castling >> i & 1)
+        board, letter = state.board, self.piece_letter
+        rows = fen_rows(board, self._fen_ranks, lambda sq: letter(board[sq]))
+        castling = castling_text(state.castling)
         ep = self.layout.name(state.ep) if state.ep >= 0 else "-"
-        side = "w" if state.turn == WHITE else "b"
-        return f"{rows} {side} {castling or '-'} {ep} {state.halfmove} {state.fullmove}"
+        side = side_text(state.turn)
+        return f"{rows} {side} {castling} {ep} {state.halfmove} {state.fullmove}"
 
-    def from_position(self, text: str, seed: int = 0) -> State:
+    def from_position(self, text: str, seed: int = 0) -> S:
         """A state from a FEN (the last two fields may be left out).
 
         Raises:
@@ -189,14 +170,10 @@ class ChessLike(Variant):
         fields = text.split()
         if len(fields) not in (4, 6):
             raise RecordError(f"a FEN has 4 or 6 fields, not {len(fields)}: {text!r}")
-        st = State(self.layout.size, WHITE, seed_state(seed))
-        self._place_rows(st, fields[0])
-        if fields[1] not in ("w", "b"):
-            raise RecordError(f"side to move must be w or b, not {fields[1]!r}")
-        st.turn = st.to_act = WHITE if fields[1] == "w" else BLACK
-        if fields[2] != "-" and (set(fields[2]) - set(_CASTLE_LETTERS) or not fields[2]):
-            raise RecordError(f"bad castling field {fields[2]!r}")
-        st.castling = sum(1 << i for i, c in enumerate(_CASTLE_LETTERS) if c in fields[2])
+        st = self.new_state(WHITE, seed_state(seed))
+        read_rows(st, fields[0], self._fen_ranks, chess_piece)
+        st.turn = st.to_act = read_side(fields[1])
+        st.castling = read_castling(fields[2])
         try:
             st.ep = -1 if fields[3] == "-" else self.layout.square(fields[3])
             if len(fields) == 6:
@@ -205,32 +182,14 @@ class ChessLike(Variant):
             raise RecordError(f"bad FEN {text!r}: {err}") from None
         return st
 
-    def _place_rows(self, st: State, placement: str) -> None:
-        rows = placement.split("/")
-        if len(rows) != 8:
-            raise RecordError(f"board field needs 8 ranks, has {len(rows)}")
-        for i, row in enumerate(rows):
-            x, y = 0, 7 - i
-            for ch in row:
-                if ch.isdigit():
-                    x += int(ch)
-                    continue
-                kind = CHESS_KIND_BY_LETTER.get(ch.upper())
-                if kind is None or x > 7:
-                    raise RecordError(f"bad rank {row!r} in board field")
-                st.place(self.geo.at("board", x, y), code(kind, WHITE if ch.isupper() else BLACK))
-                x += 1
-            if x != 8:
-                raise RecordError(f"rank {row!r} does not have 8 squares")
-
     # ------------------------------------------------------------------ drawing
 
-    def render(self, state: State, viewer: int | None = None) -> str:
+    def render(self, state: S, viewer: int | None = None) -> str:
         lines = self.draw_grid(state, "board", 8, 8)
         lines.append(self.status_line(state))
         return "\n".join(lines)
 
-    def draw_grid(self, state: State, plane: str, width: int, height: int,
+    def draw_grid(self, state: S, plane: str, width: int, height: int,
                   files: str = "abcdefgh", marks: dict[int, str] | None = None) -> list[str]:
         """Rows of a grid plane, top rank first; ``marks`` puts a character on empty squares."""
         lines = []
@@ -244,7 +203,7 @@ class ChessLike(Variant):
         lines.append("  " + " ".join(files[:width]))
         return lines
 
-    def status_line(self, state: State) -> str:
+    def status_line(self, state: S) -> str:
         """Whose turn it is, check and result."""
         end = self.outcome(state)
         if end.result != "*":

@@ -27,21 +27,15 @@ Decisions this module takes where RULINGS.md leaves the detail to us (also in
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Final
 
 from referee.rules import actions as A
 from referee.rules.actions import MOVE, Action
 from referee.rules.chesscore import ChessRules, standard_rules
-from referee.rules.errors import NotationError, RecordError
+from referee.rules.errors import NotationError
 from referee.rules.events import Captured, GameEvent, Marker, Placed, Prompt, Removed
-from referee.rules.geometry import (
-    FILES,
-    Geometry,
-    Layout,
-    Region,
-    grid_cells,
-    square_colour_is_light,
-)
+from referee.rules.fields import bits
+from referee.rules.geometry import Geometry, Layout, Region, grid_cells, square_colour_is_light
 from referee.rules.pieces import (
     BISHOP,
     BLACK,
@@ -53,76 +47,22 @@ from referee.rules.pieces import (
     WHITE,
     code,
 )
-from referee.rules.rng import seed_state
-from referee.rules.state import State
 from referee.rules.variant import BOOL, ONGOING, OptionSpec, Outcome, draw, win_for
-from referee.rules.variants.chesslike import ChessLike, fen_rows
+from referee.rules.variants.chesslike import ChessLike
+from referee.rules.variants.deadmans_state import DeadMansState, Pending
+from referee.rules.variants.deadmans_text import _HELL_OFFSET, EARTH, HELL, DeadMansText
 
-EARTH = "earth"
-HELL = "hell"
 START = ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR 8/8/8/8/8/8/8/8 w KQkq - - 0 1")
-_CASTLE_LETTERS = "KQkq"  # bit order of chesscore.standard_castles
-_HELL_OFFSET = 64  # hell:xN is square (earth xN) + 64: Earth's 64 cells come first
 
+HOME: Final = A.ActionKind("home", A.SQUARE, A.BOARD,
+                           "home=hell:SQUARE: choose the Hell home of your captured piece")
 
-class Pending(NamedTuple):
-    """A dead piece waiting for its Hell home to be chosen."""
-
-    piece: int
-    ident: int
-    homes: tuple[int, ...]
-    chooser: int
-
-
-class DeadMansState(State):
-    """The shared state plus tombstones, a pending home choice and piece identities.
-
-    Attributes:
-        tombs: bit set of Earth squares with a tombstone (bit = Earth square index).
-        pending: the piece whose Hell home is being chosen, or None.
-        origin: identity -> the file (0-7) it started on as a pawn. Built once when a game
-            starts or a position is read, then shared and never changed (no piece is created
-            in play; promotion keeps the identity).
-        promoted: identities of pieces that are promoted pawns.
-    """
-
-    __slots__ = ("tombs", "pending", "origin", "promoted")
-
-    tombs: int
-    pending: Pending | None
-    origin: dict[int, int]
-    promoted: frozenset[int]
-
-    def __init__(self, size: int, turn: int, rng: int) -> None:
-        super().__init__(size, turn, rng)
-        self.tombs = 0
-        self.pending = None
-        self.origin = {}
-        self.promoted = frozenset()
-
-    def copy_extra(self, new: State) -> None:
-        assert isinstance(new, DeadMansState)
-        new.tombs = self.tombs
-        new.pending = self.pending
-        new.origin = self.origin
-        new.promoted = self.promoted
-
-
-def _bits(mask: int) -> list[int]:
-    """The set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-class DeadMans(ChessLike):
+class DeadMans(DeadMansText):
     """Dead Man's Chess on the ``earth`` (main) and ``hell`` regions."""
 
     name = "deadmans"
     title = "Dead Man's Chess"
+    action_kinds = (A.MOVE_KIND, HOME)
     board_region = EARTH
     option_specs: ClassVar = (
         OptionSpec("dmc.bishop_home", "by_colour",
@@ -201,15 +141,14 @@ class DeadMans(ChessLike):
 
     # ------------------------------------------------------------------ start
 
-    def initial_state(self, seed: int = 0) -> State:
+    def initial_state(self, seed: int = 0) -> DeadMansState:
         return self.from_position(START, seed)
 
     # ------------------------------------------------------------------ generation
 
-    def generate(self, state: State) -> list[Action]:
-        assert isinstance(state, DeadMansState)
+    def generate(self, state: DeadMansState) -> list[Action]:
         if state.pending is not None:
-            return [A.choice(A.HOME, h) for h in state.pending.homes]
+            return [A.choice(HOME.name, h) for h in state.pending.homes]
         board, us = state.board, state.turn
         out = self.rules.legal_moves(board, us, state.castling, state.ep)
         hell_moves = self.hell_rules.pseudo_moves(board, us, state.ep)
@@ -229,7 +168,7 @@ class DeadMans(ChessLike):
         board, us = state.board, state.turn
         them = 3 - us
         targets = []
-        for sq in _bits(state.tombs):
+        for sq in bits(state.tombs):
             p = board[sq]
             if not p or (p >> 4 == them and p & 15 != KING):
                 targets.append(sq)
@@ -282,17 +221,17 @@ class DeadMans(ChessLike):
 
     # ------------------------------------------------------------------ applying actions
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+    def apply(self, state: DeadMansState, action: Action,
+              events: list[GameEvent] | None = None) -> DeadMansState:
         new = state.copy()
-        assert isinstance(new, DeadMansState)
-        if action.kind == A.HOME:
+        if action.kind == HOME.name:
             self._settle(new, action.to, events)
         elif action.frm >= _HELL_OFFSET:
             self._hell_move(new, action, events)
         else:
             self._earth_move(new, action, events)
         if new.pending is None:
-            if action.kind != A.HOME:
+            if action.kind != HOME.name:
                 self.end_turn(new)
         else:
             new.to_act = new.pending.chooser
@@ -440,8 +379,7 @@ class DeadMans(ChessLike):
 
     # ------------------------------------------------------------------ outcome, keys
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
-        assert isinstance(state, DeadMansState)
+    def rule_outcome(self, state: DeadMansState, legal: list[Action]) -> Outcome:
         if state.pending is not None:
             return ONGOING
         if not legal:
@@ -452,8 +390,7 @@ class DeadMans(ChessLike):
             return draw("insufficient material")
         return self.standard_draws(state, fifty=self.options["dmc.fifty_move"])
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
-        assert isinstance(state, DeadMansState)
+    def position_key(self, state: DeadMansState) -> tuple[Any, ...]:
         ep = state.ep if self.rules.ep_capturable(state.board, state.turn, state.ep) else -1
         pending = state.pending
         pend: tuple[Any, ...] = ()
@@ -471,21 +408,19 @@ class DeadMans(ChessLike):
     def _ident_key(state: DeadMansState, ident: int) -> tuple[int, bool]:
         return state.origin.get(ident, -1), ident in state.promoted
 
-    def expectation(self, state: State, key: str) -> Any:
-        assert isinstance(state, DeadMansState)
+    def expectation(self, state: DeadMansState, key: str) -> Any:
         if key == "tombstones":
-            return [self.layout.name(sq) for sq in _bits(state.tombs)]
+            return [self.layout.name(sq) for sq in bits(state.tombs)]
         raise KeyError(key)
 
-    def normalize(self, state: State, action: Action) -> Action:
-        if action.kind == A.HOME and 0 <= action.to < _HELL_OFFSET:
+    def normalize(self, state: DeadMansState, action: Action) -> Action:
+        if action.kind == HOME.name and 0 <= action.to < _HELL_OFFSET:
             return action._replace(to=action.to + _HELL_OFFSET)  # homes are always in Hell
-        if action.kind not in (A.HOME, A.MOVE, A.RESIGN, A.DRAW):
+        if action.kind not in (HOME.name, A.MOVE, A.RESIGN, A.DRAW):
             raise NotationError(f"{self.name} has no {action.kind} action")
         return action
 
-    def why_move_illegal(self, state: State, action: Action) -> str:
-        assert isinstance(state, DeadMansState)
+    def why_move_illegal(self, state: DeadMansState, action: Action) -> str:
         if action.frm < _HELL_OFFSET and action.rise < 0:
             return super().why_move_illegal(state, action)
         base = super(ChessLike, self).why_move_illegal(state, action)
@@ -508,220 +443,6 @@ class DeadMans(ChessLike):
         if self.in_check(state):
             return "it does not get the king out of check"
         return "that piece cannot move there"
-
-    # ------------------------------------------------------------------ positions
-
-    def position(self, state: State, private: bool = True) -> str:
-        """``EARTH HELL side castling ep tombstones halfmove fullmove [key=value...]``.
-
-        EARTH and HELL are FEN placements (rank 8 first); ep and tombstones are square names
-        (``-`` for none; tombstones comma-separated). Optional fields: ``choose=w/p/hell:a7,...``
-        (a pending home choice: chooser, piece, homes), ``ids=SQ:F[+],...`` (identities that
-        differ from the default: a pawn started on the file it stands on, nothing else was a
-        pawn; ``F`` is the starting file or ``-``, ``+`` marks a promoted piece, SQ ``choose``
-        is the pending piece) and ``removed=LETTERS``.
-        """
-        assert isinstance(state, DeadMansState)
-        name = self.layout.name
-        castling = "".join(c for i, c in enumerate(_CASTLE_LETTERS) if state.castling >> i & 1)
-        tombs = ",".join(name(sq) for sq in _bits(state.tombs)) or "-"
-        fields = [self._rows(state, EARTH), self._rows(state, HELL),
-                  "w" if state.turn == WHITE else "b", castling or "-",
-                  name(state.ep) if state.ep >= 0 else "-", tombs,
-                  str(state.halfmove), str(state.fullmove)]
-        pending = state.pending
-        if pending is not None:
-            homes = ",".join(name(h) for h in pending.homes)
-            fields.append(f"choose={'w' if pending.chooser == WHITE else 'b'}/"
-                          f"{self.piece_letter(pending.piece)}/{homes}")
-        marks = []
-        ids, origin, promoted = state.ids, state.origin, state.promoted
-        for sq, piece in enumerate(state.board):
-            if piece:
-                default = sq & 7 if piece & 15 == PAWN else -1
-                ident = ids[sq]
-                if origin.get(ident, -1) != default or ident in promoted:
-                    marks.append(f"{name(sq)}:{self._ident_text(state, ident, default)}")
-        if pending is not None:
-            mark = self._ident_text(state, pending.ident, -1)
-            if mark:
-                marks.append(f"choose:{mark}")
-        if marks:
-            fields.append("ids=" + ",".join(marks))
-        if state.removed:
-            fields.append("removed=" + "".join(self.piece_letter(p) for p in state.removed))
-        return " ".join(fields)
-
-    @staticmethod
-    def _ident_text(state: DeadMansState, ident: int, default_file: int) -> str:
-        """The ``ids=`` mark of a piece, or "" when it has the default identity.
-
-        ``default_file`` is the file a pawn stands on, or -1 for a piece with no default.
-        """
-        file = state.origin.get(ident, -1)
-        promoted = ident in state.promoted
-        if file == default_file and not promoted:
-            return ""
-        return (FILES[file] if file >= 0 else "-") + ("+" if promoted else "")
-
-    def _rows(self, state: State, plane: str) -> str:
-        return fen_rows(state.board, self._ranks[plane], self.piece_letter)
-
-    def from_position(self, text: str, seed: int = 0) -> State:
-        """A state from :meth:`position` text.
-
-        Raises:
-            RecordError: naming the field that is wrong.
-        """
-        fields = text.split()
-        if len(fields) < 8:
-            raise RecordError(f"a {self.name} position has at least 8 fields: {text!r}")
-        st = DeadMansState(self.layout.size, WHITE, seed_state(seed))
-        self._place(st, fields[0], EARTH)
-        self._place(st, fields[1], HELL)
-        if fields[2] not in ("w", "b"):
-            raise RecordError(f"side to move must be w or b, not {fields[2]!r}")
-        st.turn = st.to_act = WHITE if fields[2] == "w" else BLACK
-        if fields[3] != "-" and (set(fields[3]) - set(_CASTLE_LETTERS)):
-            raise RecordError(f"bad castling field {fields[3]!r}")
-        st.castling = sum(1 << i for i, c in enumerate(_CASTLE_LETTERS) if c in fields[3])
-        try:
-            st.ep = -1 if fields[4] == "-" else self.layout.square(fields[4])
-            if fields[5] != "-":
-                for part in fields[5].split(","):
-                    sq = self.layout.square(part)
-                    if sq >= _HELL_OFFSET:
-                        raise RecordError(f"tombstone {part!r} is not on Earth")
-                    st.tombs |= 1 << sq
-            st.halfmove, st.fullmove = int(fields[6]), int(fields[7])
-        except (NotationError, ValueError) as err:
-            raise RecordError(f"bad position {text!r}: {err}") from None
-        origin = {st.ids[sq]: sq & 7 for sq, p in enumerate(st.board) if p & 15 == PAWN}
-        pending_ident = 0
-        for extra in fields[8:]:
-            key, sep, value = extra.partition("=")
-            if not sep:
-                raise RecordError(f"bad position field {extra!r} (want key=value)")
-            if key == "choose":
-                pending_ident = st.next_id
-                st.next_id += 1
-                st.pending = self._read_pending(value, pending_ident)
-                st.to_act = st.pending.chooser
-            elif key == "ids":
-                self._read_ids(st, value, origin, pending_ident)
-            elif key == "removed":
-                st.removed = tuple(self._piece_code(ch) for ch in value)
-            else:
-                raise RecordError(f"unknown position field {key!r}")
-        st.origin = origin
-        return st
-
-    def _read_pending(self, value: str, ident: int) -> Pending:
-        parts = value.split("/")
-        if len(parts) != 3 or parts[0] not in ("w", "b") or len(parts[1]) != 1:
-            raise RecordError(f"bad choose field {value!r} (want w/p/hell:a7,hell:b7)")
-        try:
-            homes = tuple(self.layout.square(h) for h in parts[2].split(","))
-        except NotationError as err:
-            raise RecordError(f"bad choose field {value!r}: {err}") from None
-        if len(homes) < 2 or any(h < _HELL_OFFSET for h in homes):
-            raise RecordError(f"choose field {value!r} needs two or more Hell squares")
-        chooser = WHITE if parts[0] == "w" else BLACK
-        return Pending(self._piece_code(parts[1]), ident, homes, chooser)
-
-    def _read_ids(self, st: DeadMansState, value: str, origin: dict[int, int],
-                  pending_ident: int) -> None:
-        promoted = set()
-        for part in value.split(","):
-            where, _, mark = part.rpartition(":")
-            file_text, plus = (mark[:-1], True) if mark.endswith("+") else (mark, False)
-            try:
-                ident = pending_ident if where == "choose" else st.ids[self.layout.square(where)]
-            except NotationError:
-                ident = 0
-            if not ident or file_text not in tuple(FILES) + ("-",):
-                raise RecordError(f"bad ids entry {part!r}")
-            origin.pop(ident, None)
-            if file_text != "-":
-                origin[ident] = FILES.index(file_text)
-            if plus:
-                promoted.add(ident)
-        st.promoted = frozenset(promoted)
-
-    @staticmethod
-    def _piece_code(letter: str) -> int:
-        kind = CHESS_KIND_BY_LETTER.get(letter.upper())
-        if kind is None:
-            raise RecordError(f"{letter!r} is not a piece letter")
-        return code(kind, WHITE if letter.isupper() else BLACK)
-
-    def _place(self, st: State, placement: str, plane: str) -> None:
-        rows = placement.split("/")
-        if len(rows) != 8:
-            raise RecordError(f"{plane} field needs 8 ranks, has {len(rows)}")
-        for i, row in enumerate(rows):
-            x = 0
-            squares = self._ranks[plane][i]
-            for ch in row:
-                if ch.isdigit():
-                    x += int(ch)
-                    continue
-                kind = CHESS_KIND_BY_LETTER.get(ch.upper())
-                if kind is None or x > 7 or (plane == HELL and kind == KING):
-                    raise RecordError(f"bad rank {row!r} in the {plane} field")
-                st.place(squares[x], code(kind, WHITE if ch.isupper() else BLACK))
-                x += 1
-            if x != 8:
-                raise RecordError(f"rank {row!r} does not have 8 squares")
-
-    # ------------------------------------------------------------------ showing
-
-    def render(self, state: State, viewer: int | None = None) -> str:
-        """Earth and Hell side by side; ``+`` marks a tombstone (after the piece on it)."""
-        assert isinstance(state, DeadMansState)
-        gap = " " * 6
-        lines = ["   Earth".ljust(26) + gap + "   Hell"]
-        for y in range(7, -1, -1):
-            earth = self._render_row(state, EARTH, y)
-            hell = self._render_row(state, HELL, y)
-            lines.append(f"{y + 1}  {earth}{gap}{y + 1}  {hell}".rstrip())
-        files = "   " + "  ".join(FILES)
-        lines.append(files.ljust(26) + gap + files)
-        tombs = " ".join(sorted(self.layout.name(sq) for sq in _bits(state.tombs))) or "none"
-        lines.append(f"Tombstones (+): {tombs}")
-        if state.removed:
-            gone = " ".join(self.piece_letter(p) for p in state.removed)
-            lines.append(f"Annihilated: {gone}")
-        if state.pending is not None:
-            letter = self.piece_letter(state.pending.piece)
-            who = COLOUR_NAMES[state.pending.chooser].capitalize()
-            lines.append(f"{who} chooses the Hell home of {letter}")
-        lines.append(self.status_line(state))
-        return "\n".join(lines)
-
-    def _render_row(self, state: DeadMansState, plane: str, y: int) -> str:
-        cells = []
-        for x in range(8):
-            sq = self.geo.at(plane, x, y)
-            p = state.board[sq]
-            tomb = plane == EARTH and state.tombs >> sq & 1
-            if p:
-                cells.append(self.piece_letter(p) + ("+" if tomb else " "))
-            else:
-                cells.append("+ " if tomb else ". ")
-        return " ".join(cells)
-
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
-        assert isinstance(state, DeadMansState)
-        out = super().view(state, viewer)
-        out["tombstones"] = [self.layout.name(sq) for sq in _bits(state.tombs)]
-        if state.pending is not None:
-            out["choice"] = {
-                "colour": COLOUR_NAMES[state.pending.chooser],
-                "piece": self.piece_letter(state.pending.piece),
-                "homes": [self.layout.name(h) for h in state.pending.homes],
-            }
-        return out
 
 
 __all__ = ["DeadMans", "DeadMansState", "Pending", "START"]

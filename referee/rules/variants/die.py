@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
-from referee.rules.errors import NotationError, RecordError
+from referee.rules.errors import NotationError
 from referee.rules.events import Announcement, Captured, GameEvent, Moved, Placed
 from referee.rules.geometry import DIAGONAL, ORTHOGONAL
 from referee.rules.pieces import (
@@ -39,13 +39,11 @@ from referee.rules.pieces import (
     code,
 )
 from referee.rules.rng import randbelow, seed_state
-from referee.rules.state import State
 from referee.rules.variant import BOOL, ONGOING, OptionSpec, Outcome, draw, int_option, win_for
-from referee.rules.variants.chesslike import ChessLike
+from referee.rules.variants.die_state import FACE_NAMES, LIMIT, DieState
+from referee.rules.variants.die_text import DieText
 
 #: Moves a die may make between rolls, per face kind (RULINGS §3.4).
-LIMIT: Final = (0, 2, 2, 2, 1, 1, 1)
-FACE_NAMES: Final = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 DEFAULT_FACE_MAP: Final = "PNBRQK"  # d6 pips 1..6 -> face letters (RULINGS §3.8 #15)
 #: Start squares and the order of respawn squares along each back rank (RULINGS §3.5).
 RESPAWN_NEXT_DARK: Final = {WHITE: ("a1", "c1", "e1", "g1"), BLACK: ("h8", "f8", "d8", "b8")}
@@ -54,8 +52,11 @@ RESPAWN_NEXT: Final = {WHITE: tuple(f"{f}1" for f in "abcdefgh"),
 _SLIDES: Final = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: ORTHOGONAL + DIAGONAL}
 _PIPS: Final = frozenset("123456")
 _PASS: Final = A.simple(A.PASS)
-_BARE_ROLL: Final = A.simple(A.ROLL)
-_NUMBERED_ROLLS: Final = tuple(A.simple(A.ROLL, str(n)) for n in range(1, 7))
+ROLL: Final = A.ActionKind(
+    "roll", A.VALUE, A.DIE, "roll, roll=N: roll the die (N: the face read, 1-6 or a piece letter)",
+    read=str.upper, bare=True)
+_BARE_ROLL: Final = A.simple(ROLL.name)
+_NUMBERED_ROLLS: Final = tuple(A.simple(ROLL.name, str(n)) for n in range(1, 7))
 
 
 def _face_map(value: Any) -> str:
@@ -84,43 +85,12 @@ def _face_map(value: Any) -> str:
     return letters
 
 
-class DieState(State):
-    """A Die Chess state: the board holds the two dice; this adds what the board does not show.
-
-    Attributes:
-        pos: square of each die, indexed by colour (index 0 unused); -1 once captured as king.
-        count: the move counter ``c`` of each die, indexed by colour.
-        rolls: rolls made in the current turn.
-        moved: whether the current turn's move has been made.
-        took: whether the current turn captured (the no-capture counter then restarts).
-        fresh: whether the action that led to this state captured (repetitions are counted
-            from there on); not copied.
-    """
-
-    __slots__ = ("pos", "count", "rolls", "moved", "took", "fresh")
-
-    pos: list[int]
-    count: list[int]
-    rolls: int
-    moved: bool
-    took: bool
-    fresh: bool
-
-    def copy_extra(self, new: State) -> None:
-        assert isinstance(new, DieState)
-        new.pos = self.pos[:]
-        new.count = self.count[:]
-        new.rolls = self.rolls
-        new.moved = self.moved
-        new.took = self.took
-        new.fresh = False
-
-
-class Die(ChessLike):
+class Die(DieText):
     """Die Chess. The no-capture counter (``state.halfmove``) counts whole turns ("plies")."""
 
     name = "die"
     title = "Die Chess"
+    action_kinds = (A.MOVE_KIND, ROLL, A.PASS_KIND)
     promo_letters = "QRBNK"  # what the notation accepts; legality follows the options
     option_specs: ClassVar = (
         OptionSpec("die.roll_source", "physical",
@@ -187,8 +157,7 @@ class Die(ChessLike):
         st.place(st.pos[BLACK], code(PAWN, BLACK))
         return st
 
-    def generate(self, state: State) -> list[Action]:
-        assert isinstance(state, DieState)
+    def generate(self, state: DieState) -> list[Action]:
         us = state.turn
         sq = state.pos[us]
         if sq < 0:
@@ -242,7 +211,7 @@ class Die(ChessLike):
                 if t == enemy:
                     break
 
-    def is_legal(self, state: State, action: Action) -> bool:
+    def is_legal(self, state: DieState, action: Action) -> bool:
         """Also accepts the roll the legal set does not list.
 
         In physical mode the bare ``roll`` (the referee rolls) is legal whenever ``roll=1`` is;
@@ -251,19 +220,18 @@ class Die(ChessLike):
         stores faces) replay, while a player can neither choose a face nor probe the
         generator by asking whether ``roll=6`` would be accepted.
         """
-        if action.kind == A.ROLL:
+        if action.kind == ROLL.name:
             if self.rng_mode:
                 action = _BARE_ROLL
             elif not action.value:
                 action = _NUMBERED_ROLLS[0]
         return super().is_legal(state, action)
 
-    def why_illegal(self, state: State, action: Action) -> str:
+    def why_illegal(self, state: DieState, action: Action) -> str:
         """A reason in Die Chess terms: the roll, move and move-allowance rules (§3.4)."""
-        assert isinstance(state, DieState)
-        if self.outcome(state).result != "*" or action.kind not in (A.ROLL, A.MOVE):
+        if self.outcome(state).result != "*" or action.kind not in (ROLL.name, A.MOVE):
             return super().why_illegal(state, action)
-        if action.kind == A.ROLL:
+        if action.kind == ROLL.name:
             if state.rolls >= self.max_rolls:
                 return f"only {self.max_rolls} roll(s) per turn"
             return "no roll after the move (die.allow_move_then_roll=false)"
@@ -278,25 +246,24 @@ class Die(ChessLike):
                     "roll first")
         return f"a {FACE_NAMES[face]} cannot move there"
 
-    def normalize(self, state: State, action: Action) -> Action:
+    def normalize(self, state: DieState, action: Action) -> Action:
         """A roll written with a face letter (``roll=Q``) becomes its pips via ``die.face_map``.
 
         Raises:
             NotationError: the roll names neither 1-6 nor a face letter.
         """
-        if action.kind != A.ROLL or not action.value or action.value in _PIPS:
+        if action.kind != ROLL.name or not action.value or action.value in _PIPS:
             return action
         pips = self.pips_of_letter.get(action.value)
         if pips is None:
             raise NotationError(f"roll={action.value}: a roll is 1-6 or one of P N B R Q K")
-        return A.simple(A.ROLL, pips)
+        return A.simple(ROLL.name, pips)
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
-        assert isinstance(state, DieState)
+    def apply(self, state: DieState, action: Action,
+              events: list[GameEvent] | None = None) -> DieState:
         new = state.copy()
-        assert isinstance(new, DieState)
         kind = action.kind
-        if kind == A.ROLL:
+        if kind == ROLL.name:
             self._roll(new, action, events)
             if new.moved and new.rolls >= self.max_rolls:
                 self._end_turn(new)
@@ -385,14 +352,13 @@ class Die(ChessLike):
         st.rolls, st.moved, st.took = 0, False, False
         self.end_turn(st)
 
-    def in_check(self, state: State) -> bool:
+    def in_check(self, state: DieState) -> bool:
         return False  # no check in Die Chess (RULINGS §3.8 #13)
 
-    def castling_action(self, state: State, long: bool) -> Action:
+    def castling_action(self, state: DieState, long: bool) -> Action:
         raise NotationError("Die Chess has no castling")
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
-        assert isinstance(state, DieState)
+    def rule_outcome(self, state: DieState, legal: list[Action]) -> Outcome:
         for colour in (WHITE, BLACK):
             if state.pos[colour] < 0:
                 return win_for(3 - colour, f"the {COLOUR_NAMES[colour]} king die was captured")
@@ -415,9 +381,8 @@ class Die(ChessLike):
         action instead of a walk back through the game for every position).
         """
         chain: list[DieState] = []
-        node: State | None = state
+        node: DieState | None = state
         while node is not None and "seen" not in node.cache:
-            assert isinstance(node, DieState)
             chain.append(node)
             if node.fresh:
                 break
@@ -432,165 +397,11 @@ class Die(ChessLike):
         found: dict[Hashable, int] = state.cache["seen"]
         return found
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
+    def position_key(self, state: DieState) -> tuple[Any, ...]:
         """Squares, faces, counters, side to move and the turn's progress (rolls made, whether
         it moved): everything that decides what may follow. The generator's state is left
         out: players cannot see it, and a repeated position is the same whatever dice come."""
-        assert isinstance(state, DieState)
         w, b = state.pos[WHITE], state.pos[BLACK]
         return (w, b, state.board[w] if w >= 0 else 0, state.board[b] if b >= 0 else 0,
                 state.count[WHITE], state.count[BLACK], state.turn, state.rolls, state.moved)
 
-    # ------------------------------------------------------------------ scenario keys, views
-
-    def faces(self, state: DieState) -> dict[str, str]:
-        """Upper-case face letter of each die (the captured king die still shows K)."""
-        return {COLOUR_NAMES[c]: CHESS_LETTERS[self.face_kind(state, c)] for c in (WHITE, BLACK)}
-
-    def face_kind(self, state: DieState, colour: int) -> int:
-        """The face kind (PAWN..KING) of ``colour``'s die, captured or not."""
-        sq = state.pos[colour]
-        if sq >= 0:
-            return state.board[sq] & 15
-        return next(p & 15 for p in state.removed if p >> 4 == colour)
-
-    def moves_left(self, state: DieState) -> dict[str, int]:
-        """Moves each die may still make before it must roll (``limit(face) - c``)."""
-        faces = self.faces(state)
-        return {COLOUR_NAMES[c]: max(0, LIMIT[CHESS_KIND_BY_LETTER[faces[COLOUR_NAMES[c]]]]
-                                     - state.count[c]) for c in (WHITE, BLACK)}
-
-    def expectation(self, state: State, key: str) -> Any:
-        assert isinstance(state, DieState)
-        if key == "faces":
-            return self.faces(state)
-        if key == "moves_left":
-            return self.moves_left(state)
-        raise KeyError(key)
-
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
-        """Everything is public in Die Chess except the referee's generator, left out here."""
-        assert isinstance(state, DieState)
-        outcome = self.outcome(state)
-        name = self.layout.name
-        out: dict[str, Any] = {
-            "variant": self.name,
-            "squares": {name(sq): self.piece_letter(state.board[sq])
-                        for sq in state.pos[1:] if sq >= 0},
-            "turn": COLOUR_NAMES[state.turn], "to_act": COLOUR_NAMES[state.to_act],
-            "result": outcome.result, "reason": outcome.reason,
-            "removed": sorted(self.piece_letter(p) for p in state.removed), "ply": state.ply,
-        }
-        faces, left = self.faces(state), self.moves_left(state)
-        out["dice"] = {
-            COLOUR_NAMES[c]: {
-                "square": self.layout.name(state.pos[c]) if state.pos[c] >= 0 else None,
-                "face": faces[COLOUR_NAMES[c]], "counter": state.count[c],
-                "moves_left": left[COLOUR_NAMES[c]],
-            } for c in (WHITE, BLACK)
-        }
-        out["turn_progress"] = {"rolls": state.rolls, "moved": state.moved}
-        out["no_capture_turns"] = state.halfmove
-        return out
-
-    def render(self, state: State, viewer: int | None = None) -> str:
-        assert isinstance(state, DieState)
-        lines = self.draw_grid(state, "board", 8, 8)
-        left = self.moves_left(state)
-        for c in (WHITE, BLACK):
-            sq = state.pos[c]
-            where = f"on {self.layout.name(sq)}" if sq >= 0 else "captured"
-            lines.append(f"{COLOUR_NAMES[c].capitalize()} die: "
-                         f"{FACE_NAMES[self.face_kind(state, c)]} {where}, "
-                         f"{left[COLOUR_NAMES[c]]} move(s) before a roll")
-        done = [f"{state.rolls} roll(s)"] + (["moved"] if state.moved else [])
-        lines.append(f"This turn: {', '.join(done)}; turns without capture: {state.halfmove}")
-        lines.append(self.status_line(state))
-        return "\n".join(lines)
-
-    # ------------------------------------------------------------------ positions
-
-    def position(self, state: State, private: bool = True) -> str:
-        """``<white die> <black die> <side> <turn> <no-capture turns> <move number>[ rng:HEX]``.
-
-        A die is ``<face><square>:<c>`` (``Qh8:1``, ``pf8:0``), or ``<face>x`` once captured
-        as king. ``<turn>`` is ``-`` at the start of a turn, else ``r<rolls>`` (rolls made),
-        ``m`` (moved) and ``x`` (captured) run together. The private form adds the referee's
-        generator state; the public form never shows it.
-        """
-        assert isinstance(state, DieState)
-        text: str | None = state.cache.get("position")
-        if text is None:  # memoised: written several times per state (records, views, tests)
-            text = self._position_text(state)
-            state.cache["position"] = text
-        return f"{text} rng:{state.rng:016x}" if private else text
-
-    def _position_text(self, state: DieState) -> str:
-        """The public position text (without the generator)."""
-        dice = []
-        for c in (WHITE, BLACK):
-            sq = state.pos[c]
-            letter = CHESS_LETTERS[self.face_kind(state, c)]
-            letter = letter if c == WHITE else letter.lower()
-            dice.append(f"{letter}{self.layout.name(sq)}:{state.count[c]}" if sq >= 0
-                        else f"{letter}x")
-        turn = (f"r{state.rolls}" if state.rolls else "") + ("m" if state.moved else "") + (
-            "x" if state.took else "")
-        side = "w" if state.turn == WHITE else "b"
-        return f"{dice[0]} {dice[1]} {side} {turn or '-'} {state.halfmove} {state.fullmove}"
-
-    def from_position(self, text: str, seed: int = 0) -> DieState:
-        """A state from :meth:`position` text (without ``rng:`` the generator is seeded).
-
-        Raises:
-            RecordError: naming the field that is wrong.
-        """
-        fields = text.split()
-        rng = seed_state(seed)
-        if fields and fields[-1].startswith("rng:"):
-            try:
-                rng = int(fields.pop()[4:], 16)
-            except ValueError:
-                raise RecordError(f"bad generator field in {text!r}") from None
-        if len(fields) != 6:
-            raise RecordError(f"a Die Chess position has 6 fields (+ rng:), not {len(fields)}")
-        st = DieState(self.layout.size, WHITE, rng)
-        st.pos, st.count, st.fresh = [-1, -1, -1], [0, 0, 0], False
-        for colour, field in zip((WHITE, BLACK), fields[:2], strict=True):
-            self._read_die(st, colour, field)
-        if fields[2] not in ("w", "b"):
-            raise RecordError(f"side to move must be w or b, not {fields[2]!r}")
-        st.turn = st.to_act = WHITE if fields[2] == "w" else BLACK
-        turn = fields[3]
-        st.moved, st.took, st.rolls = "m" in turn, "x" in turn, 0
-        rest = turn.replace("m", "").replace("x", "")
-        try:
-            if rest.startswith("r"):
-                st.rolls = int(rest[1:])
-            elif rest not in ("", "-"):
-                raise ValueError(turn)
-            st.halfmove, st.fullmove = int(fields[4]), int(fields[5])
-        except ValueError:
-            raise RecordError(f"bad turn or counter field in {text!r}") from None
-        if st.pos[WHITE] < 0 and st.pos[BLACK] < 0:
-            raise RecordError(f"both dice cannot be captured: {text!r}")
-        return st
-
-    def _read_die(self, st: DieState, colour: int, field: str) -> None:
-        letter = field[:1]
-        kind = CHESS_KIND_BY_LETTER.get(letter.upper())
-        if kind is None or (letter.isupper() != (colour == WHITE)):
-            raise RecordError(f"bad die {field!r} for {COLOUR_NAMES[colour]}")
-        if field[1:] == "x":
-            st.removed = st.removed + (code(kind, colour),)
-            return
-        where, _, count = field[1:].partition(":")
-        try:
-            sq = self.layout.square(where)
-            st.count[colour] = int(count)
-        except (NotationError, ValueError):
-            raise RecordError(f"bad die {field!r}: square and counter expected") from None
-        if st.board[sq]:
-            raise RecordError(f"both dice on {where}")
-        st.place(sq, code(kind, colour))
-        st.pos[colour] = sq

@@ -12,34 +12,16 @@ one possible cell the ghost appears at once; with none the piece leaves the game
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
-from referee.rules.errors import NotationError, OptionError, RecordError
-from referee.rules.events import (
-    Announcement,
-    Captured,
-    GameEvent,
-    Moved,
-    Placed,
-    Prompt,
-    Removed,
-)
+from referee.rules.errors import OptionError
+from referee.rules.events import Announcement, Captured, GameEvent, Moved, Placed, Prompt, Removed
 from referee.rules.geometry import Geometry, Layout, Region, standard_board
-from referee.rules.pieces import (
-    BLACK,
-    CHESS_KIND_BY_LETTER,
-    COLOUR_NAMES,
-    KING,
-    PAWN,
-    WHITE,
-    code,
-)
-from referee.rules.rng import seed_state
-from referee.rules.state import State
+from referee.rules.pieces import BLACK, CHESS_KIND_BY_LETTER, COLOUR_NAMES, KING, PAWN, WHITE, code
 from referee.rules.variant import BOOL, OptionSpec, Outcome, draw, win_for
-from referee.rules.variants.chesslike import START_FEN, ChessLike
+from referee.rules.variants.chesslike import START_FEN
 from referee.rules.variants.ghost_board import (
     PLANE,
     GhostRules,
@@ -50,43 +32,13 @@ from referee.rules.variants.ghost_board import (
     check_two_sides,
     ring_cells,
 )
+from referee.rules.variants.ghost_state import GhostState
+from referee.rules.variants.ghost_text import KIND_NAMES, GhostText
 
-KIND_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
-#: Board squares in FEN order (rank 8 first); a board square's index is rank * 8 + file.
-FEN_ORDER = tuple(sq for rank in range(7, -1, -1) for sq in range(rank * 8, rank * 8 + 8))
-FEN_RUNS = tuple(("1" * n, str(n)) for n in range(8, 1, -1))
-FEN_EXPAND = str.maketrans({str(n): "1" * n for n in range(2, 10)})
-_CASTLE_LETTERS = "KQkq"
+SPAWN: Final = A.ActionKind("spawn", A.SQUARE, A.BOARD,
+                            "spawn=CELL[=P]: place your new ghost on a ring cell (a0, z4...)")
 
-
-class GhostState(State):
-    """A Ghost Chess state: the board (living pieces and ghosts) plus a pending spawn.
-
-    ``pending`` is the piece code waiting for its owner to choose a ghost cell (0 if none),
-    ``pending_from`` the square it was captured on (its spawn distances are measured from there),
-    ``pending_id`` its identity.
-    """
-
-    __slots__ = ("pending", "pending_from", "pending_id")
-
-    pending: int
-    pending_from: int
-    pending_id: int
-
-    def __init__(self, size: int, turn: int, rng: int) -> None:
-        super().__init__(size, turn, rng)
-        self.pending = 0
-        self.pending_from = -1
-        self.pending_id = 0
-
-    def copy_extra(self, new: State) -> None:
-        assert isinstance(new, GhostState)
-        new.pending = self.pending
-        new.pending_from = self.pending_from
-        new.pending_id = self.pending_id
-
-
-class Ghost(ChessLike):
+class Ghost(GhostText):
     """Ghost Chess: FIDE chess on the 8x8 plus ghosts on the edge ring (RULINGS.md §2).
 
     Raises (constructor): OptionError for unknown keys, bad values or a custom ring without
@@ -95,6 +47,7 @@ class Ghost(ChessLike):
 
     name = "ghost"
     title = "Ghost Chess"
+    action_kinds = (A.MOVE_KIND, SPAWN)
     option_specs: ClassVar = (
         OptionSpec("ghost.edge_ring", "full",
                    "which ring cells exist: full (32), two_sided (16), custom, or a list of cells",
@@ -119,7 +72,8 @@ class Ghost(ChessLike):
         except ValueError as err:
             raise OptionError(str(err)) from None
         return Layout([Region("board", standard_board(), implicit=True),
-                       Region("ring", ring, implicit=True)])
+                       # the ring's plane has the board at (1, 1): drawn around the board
+                       Region("ring", ring, implicit=True, shift=(-1, -1), look="border")])
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
         super().__init__(options)
@@ -148,11 +102,10 @@ class Ghost(ChessLike):
 
     # ------------------------------------------------------------------ generation
 
-    def initial_state(self, seed: int = 0) -> State:
+    def initial_state(self, seed: int = 0) -> GhostState:
         return self.from_position(START_FEN, seed)
 
-    def generate(self, state: State) -> list[Action]:
-        assert isinstance(state, GhostState)
+    def generate(self, state: GhostState) -> list[Action]:
         if state.pending:
             return self.spawn_choices(state.board, state.pending, state.pending_from)
         out = self.rules.legal_moves(state.board, state.turn, state.castling, state.ep)
@@ -234,17 +187,17 @@ class Ghost(ChessLike):
         out: list[Action] = []
         for cell in cells:
             if cell in promo:
-                out.extend(Action(A.SPAWN, -1, cell, letter) for letter in self.promo_letters)
+                out.extend(Action(SPAWN.name, -1, cell, letter) for letter in self.promo_letters)
             else:
-                out.append(Action(A.SPAWN, -1, cell))
+                out.append(Action(SPAWN.name, -1, cell))
         return out
 
     # ------------------------------------------------------------------ execution
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+    def apply(self, state: GhostState, action: Action,
+              events: list[GameEvent] | None = None) -> GhostState:
         new = state.copy()
-        assert isinstance(new, GhostState)
-        if action.kind == A.SPAWN:
+        if action.kind == SPAWN.name:
             piece, ident = new.pending, new.pending_id
             new.pending, new.pending_from, new.pending_id = 0, -1, 0
             self._spawn(new, piece, ident, action, events)
@@ -353,13 +306,13 @@ class Ghost(ChessLike):
 
     # ------------------------------------------------------------------ outcome
 
-    def in_check(self, state: State) -> bool:
+    def in_check(self, state: GhostState) -> bool:
         """Whether the side that moves next is in check from living pieces (ghosts never give
         check). While a spawn choice is pending that is the chooser (``to_act``), who moves
         right after choosing; the capturer cannot be in check then."""
         return self.rules.in_check(state.board, state.to_act)
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
+    def rule_outcome(self, state: GhostState, legal: list[Action]) -> Outcome:
         board = state.board
         for colour in (WHITE, BLACK):
             if KING | colour << 4 not in board:
@@ -372,19 +325,17 @@ class Ghost(ChessLike):
             return draw("insufficient material")  # a ghost can always still take a king
         return self.standard_draws(state)
 
-    def _has_ghosts(self, state: State) -> bool:
+    def _has_ghosts(self, state: GhostState) -> bool:
         """Whether a ghost stands on the ring (or is about to spawn)."""
-        assert isinstance(state, GhostState)
         board = state.board
         return bool(state.pending) or any(board[self.ring_start:])
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
-        assert isinstance(state, GhostState)
+    def position_key(self, state: GhostState) -> tuple[Any, ...]:
         ep = state.ep if self.rules.ep_capturable(state.board, state.turn, state.ep) else -1
         return (tuple(state.board), state.turn, state.to_act, state.castling, ep,
                 state.pending, state.pending_from)
 
-    def why_move_illegal(self, state: State, action: Action) -> str:
+    def why_move_illegal(self, state: GhostState, action: Action) -> str:
         frm = action.frm
         if not (0 <= frm < self.layout.size and self.tables.is_ring[frm]):
             return super().why_move_illegal(state, action)
@@ -400,163 +351,3 @@ class Ghost(ChessLike):
             return "it does not get the king out of check"
         return "that ghost cannot move there"
 
-    # ------------------------------------------------------------------ positions
-
-    def position(self, state: State, private: bool = True) -> str:
-        """``BOARD GHOSTS SIDE CASTLING EP HALFMOVE FULLMOVE PENDING REMOVED``.
-
-        BOARD..FULLMOVE are FEN with the ghosts field inserted after the board: ``-`` or
-        comma-separated letter+cell (``qi4,Pz5``). PENDING is ``-`` or the piece waiting for its
-        ghost cell and the square it was captured on (``p@d5``). REMOVED lists the letters of the
-        pieces gone for good in the order they left (``-`` if none).
-        """
-        assert isinstance(state, GhostState)
-        board, letters, names = state.board, self.letters, self.names
-        filled = self.fen_letters  # "1" for an empty square, then runs of 1s become counts
-        chars = [filled[board[sq]] for sq in FEN_ORDER]
-        for at in (56, 48, 40, 32, 24, 16, 8):
-            chars.insert(at, "/")
-        placement = "".join(chars)
-        for run, count in FEN_RUNS:
-            placement = placement.replace(run, count)
-        ghosts = ",".join(letters[board[sq]] + names[sq] for sq in self.ring if board[sq]) or "-"
-        castling = "".join(c for i, c in enumerate(_CASTLE_LETTERS) if state.castling >> i & 1)
-        pending = "-"
-        if state.pending:
-            pending = f"{letters[state.pending]}@{names[state.pending_from]}"
-        removed = "".join(letters[p] for p in state.removed) or "-"
-        return (f"{placement} {ghosts} {'w' if state.turn == WHITE else 'b'} "
-                f"{castling or '-'} {names[state.ep] if state.ep >= 0 else '-'} "
-                f"{state.halfmove} {state.fullmove} {pending} {removed}")
-
-    def from_position(self, text: str, seed: int = 0) -> State:
-        """A state from :meth:`position` text; a plain 6-field FEN (no ghosts) and the 7-field
-        form without PENDING and REMOVED are accepted too.
-
-        Raises:
-            RecordError: naming the field that is wrong.
-        """
-        fields = text.split()
-        if len(fields) == 6:
-            fields = [fields[0], "-", *fields[1:], "-", "-"]
-        elif len(fields) == 7:
-            fields += ["-", "-"]
-        if len(fields) != 9:
-            raise RecordError(f"a Ghost Chess position has 9 fields, not {len(fields)}: {text!r}")
-        st = GhostState(self.layout.size, WHITE, seed_state(seed))
-        self._place_board(st, fields[0])
-        self._place_ghosts(st, fields[1])
-        self._read_fen_tail(st, fields[2:7], text)
-        self._read_pending(st, fields[7])
-        st.removed = tuple(self._letter_code(ch) for ch in fields[8] if fields[8] != "-")
-        return st
-
-    def _place_board(self, st: GhostState, placement: str) -> None:
-        rows = placement.translate(FEN_EXPAND).split("/")  # one character per square
-        if len(rows) != 8:
-            raise RecordError(f"board field needs 8 ranks, has {len(rows)}")
-        board, ids, codes = st.board, st.ids, self.codes
-        for i, row in enumerate(rows):
-            if len(row) != 8:
-                raise RecordError(f"rank {8 - i} of {placement!r} does not have 8 squares")
-            base = (7 - i) * 8
-            for x, ch in enumerate(row):
-                if ch != "1":
-                    piece = codes.get(ch, 0)
-                    if not piece:
-                        raise RecordError(f"bad piece {ch!r} in board field {placement!r}")
-                    board[base + x], ids[base + x] = piece, st.next_id
-                    st.next_id += 1
-
-    def _place_ghosts(self, st: GhostState, field: str) -> None:
-        if field == "-":
-            return
-        for item in field.split(","):
-            piece = self._letter_code(item[:1])
-            sq = self.ring_by_name.get(item[1:], -1)
-            if sq < 0 or piece & 15 == KING:
-                raise RecordError(f"ghost {item!r}: ghosts are non-king pieces on ring cells")
-            st.place(sq, piece)
-
-    def _read_fen_tail(self, st: GhostState, fields: list[str], text: str) -> None:
-        side, castling, ep, halfmove, fullmove = fields
-        if side not in ("w", "b"):
-            raise RecordError(f"side to move must be w or b, not {side!r}")
-        st.turn = st.to_act = WHITE if side == "w" else BLACK
-        if castling != "-" and set(castling) - set(_CASTLE_LETTERS):
-            raise RecordError(f"bad castling field {castling!r}")
-        st.castling = sum(1 << i for i, c in enumerate(_CASTLE_LETTERS) if c in castling)
-        try:
-            st.ep = -1 if ep == "-" else self.layout.square(ep)
-            st.halfmove, st.fullmove = int(halfmove), int(fullmove)
-        except (NotationError, ValueError) as err:
-            raise RecordError(f"bad position {text!r}: {err}") from None
-
-    def _read_pending(self, st: GhostState, field: str) -> None:
-        if field == "-":
-            return
-        letter, at, square = field.partition("@")
-        piece = self._letter_code(letter)
-        try:
-            frm = self.layout.square(square)
-        except NotationError:
-            raise RecordError(f"pending spawn {field!r}: no square {square!r}") from None
-        if not at or self.tables.is_ring[frm] or piece & 15 == KING or piece >> 4 == st.turn:
-            raise RecordError(f"pending spawn {field!r}: needs an opponent's non-king piece "
-                              "and the board square it was captured on")
-        st.pending, st.pending_from, st.pending_id = piece, frm, st.next_id
-        st.next_id += 1
-        st.to_act = piece >> 4
-
-    def _letter_code(self, letter: str) -> int:
-        piece = self.codes.get(letter, 0)
-        if not piece:
-            raise RecordError(f"{letter!r} is not a piece letter")
-        return piece
-
-    # ------------------------------------------------------------------ drawing and views
-
-    def render(self, state: State, viewer: int | None = None) -> str:
-        """The 8x8 inside its ring: ring cells are ``:`` when empty (blank if they do not exist
-        under ``ghost.edge_ring``), ghosts are piece letters on the ring."""
-        assert isinstance(state, GhostState)
-        frame = "   z  a b c d e f g h  i"
-        lines = [frame]
-        for y in range(9, -1, -1):
-            cells = []
-            for x in range(10):
-                sq = self.ext.at(PLANE, x, y)
-                if sq < 0:
-                    cells.append(" ")
-                elif state.board[sq]:
-                    cells.append(self.piece_letter(state.board[sq]))
-                else:
-                    cells.append(":" if self.tables.is_ring[sq] else ".")
-            inner = " ".join(cells[1:9])
-            lines.append(f"{y}  {cells[0]}  {inner}  {cells[9]}  {y}".rstrip())
-        lines.append(frame)
-        lines.extend(self._status_lines(state))
-        return "\n".join(lines)
-
-    def _status_lines(self, state: GhostState) -> list[str]:
-        out = []
-        if state.pending:
-            out.append(f"Waiting: {COLOUR_NAMES[state.pending >> 4]} places the ghost of its "
-                       f"{KIND_NAMES[state.pending & 15]} captured on "
-                       f"{self.layout.name(state.pending_from)}")
-        if state.removed:
-            out.append("Gone for good: " + " ".join(self.piece_letter(p) for p in state.removed))
-        out.append(self.status_line(state))
-        return out
-
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
-        assert isinstance(state, GhostState)
-        data = super().view(state, viewer)
-        data["ring"] = [self.layout.name(sq) for sq in self.ring]
-        data["ghosts"] = {self.layout.name(sq): self.piece_letter(state.board[sq])
-                          for sq in self.ring if state.board[sq]}
-        data["pending_spawn"] = None if not state.pending else {
-            "piece": self.piece_letter(state.pending),
-            "captured_on": self.layout.name(state.pending_from),
-        }
-        return data

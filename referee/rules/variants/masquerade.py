@@ -20,19 +20,16 @@ legal set never tells a player about their own pieces; only the public attempt r
 
 from __future__ import annotations
 
-from itertools import permutations
 from typing import Any, ClassVar, Final
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
-from referee.rules.errors import NotationError, RecordError
 from referee.rules.events import Announcement, CaptureAttempt, GameEvent, Moved
+from referee.rules.fields import castling_text
 from referee.rules.geometry import DIAGONAL, ORTHOGONAL, Geometry, Layout, Region, standard_board
-from referee.rules.notation import parse_assignment
 from referee.rules.pieces import (
     BISHOP,
     BLACK,
-    CHESS_KIND_BY_LETTER,
     CHESS_LETTERS,
     COLOUR_NAMES,
     KING,
@@ -42,17 +39,20 @@ from referee.rules.pieces import (
     ROOK,
     WHITE,
 )
-from referee.rules.rng import seed_state, shuffle
-from referee.rules.state import State
+from referee.rules.rng import shuffle
 from referee.rules.variant import BOOL, ONGOING, OptionSpec, Outcome, draw, win_for
-from referee.rules.variants.chesslike import ChessLike
+from referee.rules.variants.masquerade_state import (
+    ROW_LETTERS,
+    SIGMA_TEXTS,
+    Attempt,
+    MasqState,
+    deduction_table,
+    parse_assignment,
+    sigma_from_text,
+    sigma_text,
+)
+from referee.rules.variants.masquerade_text import MasqueradeText
 
-Sigma = tuple[int, ...]
-Attempt = tuple[int, int, int, int, bool, int]
-
-#: The five patterns in assignment-row order (NOTATION.md: ``KR,QK,RN,BB,NQ``).
-ROWS: Final = (KING, QUEEN, ROOK, BISHOP, KNIGHT)
-ROW_LETTERS: Final = "KQRBN"
 SECRET: Final = "(secret)"
 _PASS: Final = A.simple(A.PASS)
 #: Per kind, per direction (``geometry.DIRECTIONS``): how many empty squares it may move.
@@ -61,44 +61,7 @@ _ALONG: Final = {
     for kind, dirs in ((KNIGHT, ()), (BISHOP, DIAGONAL), (ROOK, ORTHOGONAL),
                        (QUEEN, ORTHOGONAL + DIAGONAL), (KING, ORTHOGONAL + DIAGONAL))
 }
-def sigma_from_text(rows: str) -> Sigma:
-    """``KR,QK,RN,BB,NQ`` (canonical row order) as a kind-indexed tuple."""
-    out = [0, PAWN, 0, 0, 0, 0, 0]
-    for pair in rows.split(","):
-        out[CHESS_KIND_BY_LETTER[pair[0]]] = CHESS_KIND_BY_LETTER[pair[1]]
-    return tuple(out)
 
-
-def _sigma_text(sigma: Sigma) -> str:
-    return ",".join(r + CHESS_LETTERS[sigma[CHESS_KIND_BY_LETTER[r]]] for r in ROW_LETTERS)
-
-
-def sigma_text(sigma: Sigma) -> str:
-    """The canonical ``KR,QK,RN,BB,NQ`` text of a kind-indexed σ."""
-    return _TEXT_OF.get(sigma) or _sigma_text(sigma)
-
-
-SIGMA_TEXTS: Final = tuple(",".join(r + c for r, c in zip(ROW_LETTERS, p, strict=True))
-                           for p in permutations(ROW_LETTERS))
-ALL_SIGMAS: Final = tuple(sigma_from_text(t) for t in SIGMA_TEXTS)
-_TEXT_OF: Final = dict(zip(ALL_SIGMAS, SIGMA_TEXTS, strict=True))
-
-
-def deduction_table(consistent: tuple[Sigma, ...]) -> str:
-    """The deduction table of the σ still ``consistent`` with the attempt results: for each
-    row (piece type) and column (pattern) in ``KQRBN`` order, ``O`` when every consistent σ
-    gives that pattern, ``X`` when none does, ``?`` otherwise. Exact, not rule-of-thumb."""
-    cells = []
-    for row in ROW_LETTERS:
-        seen = {s[CHESS_KIND_BY_LETTER[row]] for s in consistent}
-        for col in ROW_LETTERS:
-            pattern = CHESS_KIND_BY_LETTER[col]
-            cells.append("O" if seen == {pattern} else "?" if pattern in seen else "X")
-    return "".join(cells)
-
-
-_OPEN_TABLE: Final = deduction_table(ALL_SIGMAS)
-_RUNS: Final = tuple("1" * n for n in range(8, 1, -1))  # longest first
 
 
 def _line_tables() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
@@ -129,48 +92,18 @@ _MOVES: Final = tuple(tuple(Action(A.MOVE, f, t) for t in range(64)) for f in ra
 _LINE_BITS, _BETWEEN = _line_tables()
 
 
-class MasqState(State):
-    """A Masquerade state.
-
-    Attributes:
-        sigma: capture pattern per kind for each colour's pieces (index 0 unused), or None
-            while not yet assigned. ``sigma[WHITE]`` was chosen by Black and is secret to White.
-        promoted: identities of promoted pieces (they capture normally with
-            ``masq.promoted_capture=true_normal``).
-        attempts: every capture attempt so far (public): (colour, kind whose σ was tried,
-            from, to, succeeded, bit mask of the patterns that reached the target).
-        attempt_log: the same attempts as text (``Nc3xd5 failed``), for views.
-        consistent: per colour, the σ still consistent with that colour's attempt results
-            (derived from public facts only; kept here so views need not replay history).
-        deduced: per colour, the deduction table those σ give (see
-            :meth:`Masquerade.deductions`), 25 letters ``O``/``X``/``?``, rows then columns
-            in ``KQRBN`` order.
-    """
-
-    __slots__ = ("sigma", "promoted", "attempts", "attempt_log", "consistent", "deduced")
-
-    sigma: list[Sigma | None]
-    promoted: frozenset[int]
-    attempts: tuple[Attempt, ...]
-    attempt_log: tuple[str, ...]
-    consistent: tuple[tuple[Sigma, ...], ...]
-    deduced: tuple[str, ...]
-
-    def copy_extra(self, new: State) -> None:
-        assert isinstance(new, MasqState)
-        new.sigma = self.sigma[:]
-        new.promoted = self.promoted
-        new.attempts = self.attempts  # immutable tuples: shared until an attempt adds one
-        new.attempt_log = self.attempt_log
-        new.consistent = self.consistent
-        new.deduced = self.deduced
+ASSIGN: Final = A.ActionKind(
+    "assign", A.VALUE, A.SECRET,
+    "assign=COLOUR:KX,QX,RX,BX,NX: secretly choose how the opponent's pieces capture",
+    read=parse_assignment)
 
 
-class Masquerade(ChessLike):
+class Masquerade(MasqueradeText):
     """Masquerade Chess (Don Kirkby)."""
 
     name = "masquerade"
     title = "Masquerade Chess"
+    action_kinds = (A.MOVE_KIND, ASSIGN, A.PASS_KIND)
     fifty_option = "masq.fifty_move"
     repetition_option = "masq.repetition_draw"
     option_specs: ClassVar = (
@@ -201,7 +134,7 @@ class Masquerade(ChessLike):
         self.castle_ignores_attacks: bool = o["masq.castle_ignores_attacks"]
         self.pass_when_stuck: bool = o["masq.no_move"] == "pass"
         self.assign_actions: dict[int, tuple[Action, ...]] = {
-            c: tuple(A.simple(A.ASSIGN, f"{COLOUR_NAMES[c]}:{t}") for t in SIGMA_TEXTS)
+            c: tuple(A.simple(ASSIGN.name, f"{COLOUR_NAMES[c]}:{t}") for t in SIGMA_TEXTS)
             for c in (WHITE, BLACK)
         }
         size = self.layout.size
@@ -210,18 +143,6 @@ class Masquerade(ChessLike):
         self.line_bits, self.between = _LINE_BITS, _BETWEEN
         self.knight_sets = tuple(frozenset(t) for t in self.rules.knight)
         self.king_sets = tuple(frozenset(t) for t in self.rules.king)
-        self.ranks: tuple[tuple[int, ...], ...] = tuple(
-            tuple(self.geo.at("board", x, y) for x in range(8)) for y in range(7, -1, -1))
-        # Letter per piece code ("1" for an empty square, merged into counts in fen()).
-        self.letters: tuple[str, ...] = tuple(
-            "1" if not p else self.piece_letter(p)
-            if 0 < p & 15 <= KING and p >> 4 in (WHITE, BLACK) else "?"
-            for p in range(64))
-        self.names: tuple[str, ...] = tuple(self.layout.name(sq) for sq in range(size))
-        self.code_of: dict[str, int] = {self.letters[p]: p for p in range(64)
-                                        if self.letters[p] not in "1?"}
-        self.sigma_by_text: dict[str, Sigma] = {t: sigma_from_text(t) for t in SIGMA_TEXTS}
-
     # ------------------------------------------------------------------ geometry of patterns
 
     def reach_mask(self, board: list[int], frm: int, to: int) -> int:
@@ -258,7 +179,7 @@ class Masquerade(ChessLike):
     # ------------------------------------------------------------------ rules
 
     def initial_state(self, seed: int = 0) -> MasqState:
-        st = self._with_fields(super().initial_state(seed))
+        st = super().initial_state(seed)
         if self.random_assignment:
             # Black's σ first, as White assigns first when players choose (§6.4).
             st.rng, black = shuffle(st.rng, list(ROW_LETTERS))
@@ -269,33 +190,7 @@ class Masquerade(ChessLike):
                                                                               strict=True)))
         return st
 
-    def _with_fields(self, base: State) -> MasqState:
-        """A MasqState holding the chess fields of ``base`` and no assignment yet."""
-        st = MasqState(self.layout.size, base.turn, base.rng)
-        for slot in ("board", "ids", "turn", "to_act", "castling", "ep", "halfmove",
-                     "fullmove", "next_id"):
-            setattr(st, slot, getattr(base, slot))
-        st.sigma = [None, None, None]
-        st.promoted = frozenset()
-        st.attempts = st.attempt_log = ()
-        st.consistent = ((), ALL_SIGMAS, ALL_SIGMAS)
-        st.deduced = ("", _OPEN_TABLE, _OPEN_TABLE)
-        return st
-
-    @staticmethod
-    def assigning(state: MasqState) -> int:
-        """The colour whose pieces are still to be assigned (0 once play has begun).
-
-        White assigns Black's pieces first, then Black assigns White's.
-        """
-        if state.sigma[BLACK] is None:
-            return BLACK
-        if state.sigma[WHITE] is None:
-            return WHITE
-        return 0
-
-    def generate(self, state: State) -> list[Action]:
-        assert isinstance(state, MasqState)
+    def generate(self, state: MasqState) -> list[Action]:
         target = self.assigning(state)
         if target:
             return list(self.assign_actions[target])
@@ -432,11 +327,10 @@ class Masquerade(ChessLike):
                     return True
         return False
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
-        assert isinstance(state, MasqState)
+    def apply(self, state: MasqState, action: Action,
+              events: list[GameEvent] | None = None) -> MasqState:
         new = state.copy()
-        assert isinstance(new, MasqState)
-        if action.kind == A.ASSIGN:
+        if action.kind == ASSIGN.name:
             self._assign(new, action, events)
             return new
         if action.kind == A.PASS:
@@ -513,11 +407,10 @@ class Masquerade(ChessLike):
                                     piece=rook, frm=name(record.rook[0]),
                                     to=name(record.rook[1])))
 
-    def in_check(self, state: State) -> bool:
+    def in_check(self, state: MasqState) -> bool:
         return False  # no check in Masquerade (RULINGS §6.8 #6)
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
-        assert isinstance(state, MasqState)
+    def rule_outcome(self, state: MasqState, legal: list[Action]) -> Outcome:
         if self.assigning(state):
             return ONGOING
         board = state.board
@@ -529,22 +422,15 @@ class Masquerade(ChessLike):
         return self.standard_draws(state, fifty=self.options[self.fifty_option],
                                    repetition=self.options[self.repetition_option])
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
+    def position_key(self, state: MasqState) -> tuple[Any, ...]:
         """Board, side, castling, a usable en passant square, both σ (hidden state) and, when
         promoted pieces capture normally, which pieces are promoted. The attempt history is
         not part of it: a failed attempt repeats the position (§6.6)."""
-        assert isinstance(state, MasqState)
         base = super().position_key(state)
         return (base, state.sigma[WHITE], state.sigma[BLACK], self._promoted_squares(state))
 
-    def _promoted_squares(self, state: MasqState) -> tuple[int, ...]:
-        if not state.promoted:
-            return ()
-        return tuple(sq for sq in self.rules.squares if state.ids[sq] in state.promoted)
-
-    def why_move_illegal(self, state: State, action: Action) -> str:
+    def why_move_illegal(self, state: MasqState, action: Action) -> str:
         """A reason that never depends on σ (the mover may not learn their own patterns)."""
-        assert isinstance(state, MasqState)
         board = state.board
         frm, to = action.frm, action.to
         piece = board[frm] if 0 <= frm < len(board) else 0
@@ -586,26 +472,25 @@ class Masquerade(ChessLike):
         everyone else sees ``assign=black:(secret)``. Records keep the full text: they are the
         referee's private copy.
         """
-        if action.kind == A.ASSIGN:
+        if action.kind == ASSIGN.name:
             colour_name = action.value.partition(":")[0]
             chooser = BLACK if colour_name == "white" else WHITE
             if viewer != chooser:
                 return f"assign={colour_name}:{SECRET}"
         return self.format_action(action)
 
-    def legal_is_public(self, state: State) -> bool:
+    def legal_is_public(self, state: MasqState) -> bool:
         """The legal set depends on no secret (the plausible filter ignores σ), except castling
         when attacks count: whether the opponent's pieces attack f1/g1 follows from the
         opponent's own σ, which the opponent must not learn from a shared screen."""
         return self.castle_ignores_attacks
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: MasqState, viewer: int | None) -> dict[str, Any]:
         """What ``viewer`` may know: the board, the public attempt history, the σ the viewer
         chose (or was shown) for the opponent, and deductions from public facts only.
 
         Never the viewer's own σ, never the referee's generator.
         """
-        assert isinstance(state, MasqState)
         outcome = self.outcome(state)
         letters, names = self.letters, self.names
         out: dict[str, Any] = {
@@ -617,7 +502,7 @@ class Masquerade(ChessLike):
         }
         name = self.layout.name
         out["phase"] = "assign" if self.assigning(state) else "play"
-        out["castling"] = "".join(c for i, c in enumerate("KQkq") if state.castling >> i & 1)
+        out["castling"] = castling_text(state.castling).strip("-")
         out["en_passant"] = name(state.ep) if state.ep >= 0 else None
         out["halfmove"], out["fullmove"] = state.halfmove, state.fullmove
         out["assigned"] = {COLOUR_NAMES[c]: state.sigma[c] is not None for c in (WHITE, BLACK)}
@@ -633,8 +518,7 @@ class Masquerade(ChessLike):
                                  for c in (WHITE, BLACK)}
         return out
 
-    def render(self, state: State, viewer: int | None = None) -> str:
-        assert isinstance(state, MasqState)
+    def render(self, state: MasqState, viewer: int | None = None) -> str:
         lines = self.draw_grid(state, "board", 8, 8)
         target = self.assigning(state)
         if target:
@@ -650,123 +534,6 @@ class Masquerade(ChessLike):
         lines.append(self.status_line(state))
         return "\n".join(lines)
 
-    # ------------------------------------------------------------------ positions
-
-    def fen(self, state: State) -> str:
-        """The FEN of the board, as :meth:`ChessLike.fen` writes it, from precomputed tables
-        (the FEN is written for every position of a game; memoised per state)."""
-        found: str | None = state.cache.get("fen")
-        if found is not None:
-            return found
-        board, letters = state.board, self.letters
-        text = "/".join(["".join([letters[board[sq]] for sq in rank]) for rank in self.ranks])
-        for run in _RUNS:
-            text = text.replace(run, str(len(run)))
-        castling = "".join(c for i, c in enumerate("KQkq") if state.castling >> i & 1) or "-"
-        ep = self.layout.name(state.ep) if state.ep >= 0 else "-"
-        side = "w" if state.turn == WHITE else "b"
-        found = f"{text} {side} {castling} {ep} {state.halfmove} {state.fullmove}"
-        state.cache["fen"] = found
-        return found
-
-    def position(self, state: State, private: bool = True) -> str:
-        """``<FEN> <σ of White's pieces> <σ of Black's pieces> <promoted>[ rng:HEX]``.
-
-        σ is ``KR,QK,RN,BB,NQ``; ``-`` while not assigned yet; ``?`` in the public form, which
-        hides both σ and the generator. ``<promoted>`` lists the squares of promoted pieces
-        (``e8,d1``) or ``-``. The side to act during setup follows from which σ is missing.
-        """
-        assert isinstance(state, MasqState)
-        sig = []
-        for c in (WHITE, BLACK):
-            s = state.sigma[c]
-            sig.append("-" if s is None else sigma_text(s) if private else "?")
-        promoted = ",".join(self.layout.name(s) for s in self._promoted_squares(state)) or "-"
-        text = f"{self.fen(state)} {sig[0]} {sig[1]} {promoted}"
-        return f"{text} rng:{state.rng:016x}" if private else text
-
-    def from_position(self, text: str, seed: int = 0) -> MasqState:
-        """A state from the private :meth:`position` text (or a plain FEN: no σ assigned yet).
-
-        Raises:
-            RecordError: a bad field, or a public position (its σ are hidden).
-        """
-        fields = text.split()
-        rng = seed_state(seed)
-        if fields and fields[-1].startswith("rng:"):
-            try:
-                rng = int(fields.pop()[4:], 16)
-            except ValueError:
-                raise RecordError(f"bad generator field in {text!r}") from None
-        if len(fields) not in (6, 9):
-            raise RecordError(f"a Masquerade position has a FEN and 3 more fields: {text!r}")
-        st = self._read_fen(fields[:6], rng)
-        if len(fields) == 9:
-            for colour, field in zip((WHITE, BLACK), fields[6:8], strict=True):
-                st.sigma[colour] = self._read_sigma(colour, field)
-            if fields[8] != "-":
-                try:
-                    squares = [self.layout.square(s) for s in fields[8].split(",")]
-                except NotationError as err:
-                    raise RecordError(f"bad promoted field: {err}") from None
-                st.promoted = frozenset(st.ids[s] for s in squares if st.ids[s])
-        if st.sigma[BLACK] is None and st.sigma[WHITE] is not None:
-            raise RecordError("White assigns Black's patterns first")
-        target = self.assigning(st)
-        if target:
-            st.to_act = 3 - target
-        return st
-
-    def _read_fen(self, fields: list[str], rng: int) -> MasqState:
-        """The chess part of a position (the six FEN fields), read with precomputed tables.
-
-        Raises:
-            RecordError: naming the field that is wrong.
-        """
-        st = self._with_fields(State(self.layout.size, WHITE, rng))
-        rows = fields[0].split("/")
-        if len(rows) != 8:
-            raise RecordError(f"board field needs 8 ranks, has {len(rows)}")
-        for squares, row in zip(self.ranks, rows, strict=True):
-            x = 0
-            for ch in row:
-                if ch in "12345678":
-                    x += int(ch)
-                    continue
-                piece = self.code_of.get(ch)
-                if piece is None or x > 7:
-                    raise RecordError(f"bad rank {row!r} in board field")
-                st.place(squares[x], piece)
-                x += 1
-            if x != 8:
-                raise RecordError(f"rank {row!r} does not have 8 squares")
-        if fields[1] not in ("w", "b"):
-            raise RecordError(f"side to move must be w or b, not {fields[1]!r}")
-        st.turn = st.to_act = WHITE if fields[1] == "w" else BLACK
-        if fields[2] != "-" and (set(fields[2]) - set("KQkq") or not fields[2]):
-            raise RecordError(f"bad castling field {fields[2]!r}")
-        st.castling = sum(1 << i for i, c in enumerate("KQkq") if c in fields[2])
-        try:
-            st.ep = -1 if fields[3] == "-" else self.layout.square(fields[3])
-            st.halfmove, st.fullmove = int(fields[4]), int(fields[5])
-        except (NotationError, ValueError) as err:
-            raise RecordError(f"bad FEN field: {err}") from None
-        return st
-
-    def _read_sigma(self, colour: int, field: str) -> Sigma | None:
-        if field == "-":
-            return None
-        if field == "?":
-            raise RecordError("a public position hides the capture patterns: use the private "
-                              "form to set up a game")
-        found = self.sigma_by_text.get(field)
-        if found is not None:
-            return found
-        try:
-            rows = parse_assignment(f"{COLOUR_NAMES[colour]}:{field}").partition(":")[2]
-        except NotationError as err:
-            raise RecordError(str(err)) from None
-        return self.sigma_by_text[rows]
 
 
 __all__ = ["Masquerade", "MasqState", "sigma_text", "sigma_from_text"]

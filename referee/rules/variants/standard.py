@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from referee.rules.state import State
 from referee.rules.variant import BOOL, OptionSpec
 from referee.rules.variants.chesslike import ChessLike
 
 
-class Standard(ChessLike):
+class Standard(ChessLike[State]):
     """FIDE chess: castling, en passant, promotion, check, mate, stalemate, the draw rules.
 
     Threefold repetition and the 50-move rule end the game automatically (a referee on a
@@ -17,6 +18,7 @@ class Standard(ChessLike):
 
     name = "standard"
     title = "Standard chess"
+    state_class = State
     fifty_option = "standard.fifty_move"
     repetition_option = "standard.repetition_draw"
     option_specs: ClassVar = (

@@ -29,7 +29,7 @@ Squares are global indices, ``rank * 8 + file`` (a1 = 0, h8 = 63).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, NamedTuple
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
@@ -56,7 +56,6 @@ from referee.rules.pieces import (
     WHITE,
     code,
 )
-from referee.rules.state import State
 from referee.rules.variant import BOOL, ONGOING, OptionSpec, Outcome, draw, win_for
 from referee.rules.variants.chesslike import START_FEN
 from referee.rules.variants.zombie_state import (
@@ -70,7 +69,8 @@ from referee.rules.variants.zombie_state import (
     buried_at,
     remove_burial,
 )
-from referee.rules.variants.zombie_text import ZombieText
+from referee.rules.variants.zombie_text import BURY, PROMOTE, ZombieText
+from referee.rules.variants.zombie_text import END as END_KIND
 
 TURN_MODE = "zombie.turn_mode"
 OPPONENT_REVEAL = "zombie.legality_includes_opponent_reveal"
@@ -79,7 +79,7 @@ CAPTURED_ZOMBIE = "zombie.captured_zombie"
 EACH_STEP = "zombie.horde_check_each_step"
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
-END = A.simple(A.END)
+END = A.simple(END_KIND.name)
 
 
 def _between(a: int, b: int) -> int:
@@ -124,6 +124,7 @@ class Zombie(ZombieText):
 
     name = "zombie"
     title = "Zombie Chess"
+    action_kinds = (A.MOVE_KIND, BURY, END_KIND, PROMOTE)
     option_specs: ClassVar = (
         OptionSpec(TURN_MODE, "either_or",
                    "a turn is a normal move OR zombie moves (normal_plus_zombies: both)",
@@ -154,25 +155,24 @@ class Zombie(ZombieText):
 
     # ------------------------------------------------------------------ start
 
-    def initial_state(self, seed: int = 0) -> State:
+    def initial_state(self, seed: int = 0) -> ZombieState:
         return self.from_position(START_FEN + " - - - -", seed)
 
     # ------------------------------------------------------------------ legal actions
 
-    def generate(self, state: State) -> list[Action]:
-        st = cast(ZombieState, state)
-        if st.phase == CHOOSE:
-            return self._choices(st)
-        if st.phase == OPEN:
-            return self._open_actions(st)
-        return self._start_actions(st)
+    def generate(self, state: ZombieState) -> list[Action]:
+        if state.phase == CHOOSE:
+            return self._choices(state)
+        if state.phase == OPEN:
+            return self._open_actions(state)
+        return self._start_actions(state)
 
     def _choices(self, st: ZombieState) -> list[Action]:
         """Promotion of the first waiting revealed pawn, else the burial squares."""
         if st.promos:
             sq = st.promos[0]
-            return [Action(A.PROMOTE, -1, sq, letter) for letter in self.promo_letters]
-        return [Action(A.BURY, -1, sq) for sq in self.burial_squares(st, st.turn)]
+            return [Action(PROMOTE.name, -1, sq, letter) for letter in self.promo_letters]
+        return [Action(BURY.name, -1, sq) for sq in self.burial_squares(st, st.turn)]
 
     def burial_squares(self, st: ZombieState, colour: int) -> list[int]:
         """Squares where ``colour`` may bury: one of its pieces stands there (any piece, zombie
@@ -473,21 +473,22 @@ class Zombie(ZombieText):
 
     # ------------------------------------------------------------------ applying actions
 
-    def apply(self, state: State, action: Action, events: list[GameEvent] | None = None) -> State:
+    def apply(self, state: ZombieState, action: Action,
+              events: list[GameEvent] | None = None) -> ZombieState:
         """The state after a legal ``action`` (``state`` is left untouched).
 
         Raises:
             ValueError: an action kind Zombie Chess does not have (callers check legality).
         """
-        st = cast(ZombieState, state.copy())
+        st = state.copy()
         kind = action.kind
         if kind == A.MOVE:
             self._apply_move(st, action, events)
-        elif kind == A.END:
+        elif kind == END_KIND.name:
             self._end_moves(st, events)
-        elif kind == A.BURY:
+        elif kind == BURY.name:
             self._apply_bury(st, action, events)
-        elif kind == A.PROMOTE:
+        elif kind == PROMOTE.name:
             self._apply_promote(st, action, events)
         else:
             raise ValueError(f"zombie: cannot apply a {kind} action")
@@ -662,56 +663,51 @@ class Zombie(ZombieText):
 
     # ------------------------------------------------------------------ outcome and keys
 
-    def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
-        st = cast(ZombieState, state)
-        if st.phase != START:
+    def rule_outcome(self, state: ZombieState, legal: list[Action]) -> Outcome:
+        if state.phase != START:
             return ONGOING  # the game is judged between turns only
         if not legal:
-            if self.in_check(st):
-                return win_for(3 - st.turn, "checkmate")
+            if self.in_check(state):
+                return win_for(3 - state.turn, "checkmate")
             return draw("stalemate")
-        if not any(st.burials) and self.insufficient_material(st):
+        if not any(state.burials) and self.insufficient_material(state):
             return draw("insufficient material")  # only if neither player has burials
-        return self.standard_draws(st)
+        return self.standard_draws(state)
 
-    def position_key(self, state: State) -> tuple[Any, ...]:
+    def position_key(self, state: ZombieState) -> tuple[Any, ...]:
         """Everything that makes a position, the hidden burials and the zombie coins included
         (RULINGS 5.6)."""
-        st = cast(ZombieState, state)
-        ep = st.ep if self.rules.ep_capturable(st.board, st.turn, st.ep) else -1
-        return (tuple(st.board), st.turn, st.to_act, st.castling, ep, st.zombies, st.burials,
-                st.phase, st.horde, st.left, st.to_bury, st.promos)
+        ep = state.ep if self.rules.ep_capturable(state.board, state.turn, state.ep) else -1
+        return (tuple(state.board), state.turn, state.to_act, state.castling, ep, state.zombies,
+                state.burials, state.phase, state.horde, state.left, state.to_bury, state.promos)
 
-    def expectation(self, state: State, key: str) -> Any:
-        st = cast(ZombieState, state)
+    def expectation(self, state: ZombieState, key: str) -> Any:
         if key == "zombies":
-            return [self.layout.name(sq) for sq in bits(st.zombies)]
+            return [self.layout.name(sq) for sq in bits(state.zombies)]
         if key == "graveyard":
-            return self.graveyard(st)
+            return self.graveyard(state)
         if key == "removed":
-            return [self.piece_letter(p) for p in st.removed]
+            return [self.piece_letter(p) for p in state.removed]
         raise KeyError(key)
 
-    def legal_is_public(self, state: State) -> bool:
-        st = cast(ZombieState, state)
-        if st.phase == CHOOSE and st.promos:
+    def legal_is_public(self, state: ZombieState) -> bool:
+        if state.phase == CHOOSE and state.promos:
             return True
-        secrets: tuple[Burials, ...] = (st.burials_of(st.to_act),)
+        secrets: tuple[Burials, ...] = (state.burials_of(state.to_act),)
         if self.opp_reveal:
-            secrets = st.burials
+            secrets = state.burials
         return not any(secrets)
 
     def public_action_text(self, action: Action) -> str:
         """Burials appear in public as ``bury=(secret)``: the square is the burier's secret."""
-        if action.kind == A.BURY:
+        if action.kind == BURY.name:
             return "bury=(secret)"
         return self.format_action(action)
 
-    def why_move_illegal(self, state: State, action: Action) -> str:
-        st = cast(ZombieState, state)
-        if st.phase == OPEN and not st.horde >> action.frm & 1:
+    def why_move_illegal(self, state: ZombieState, action: Action) -> str:
+        if state.phase == OPEN and not state.horde >> action.frm & 1:
             return "only the horde's zombies that have not moved may move now (or end)"
-        if st.phase == START and st.zombies >> action.frm & 1 and not self.either_or:
+        if state.phase == START and state.zombies >> action.frm & 1 and not self.either_or:
             return "zombies move after the normal move"
         return super().why_move_illegal(state, action)
 

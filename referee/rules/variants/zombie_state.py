@@ -8,9 +8,9 @@ that :meth:`ZombieState.copy_extra` copies references only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import cast
+from typing import Self
 
+from referee.rules.fields import bits as bits  # re-exported for the zombie modules
 from referee.rules.state import State
 
 #: Phases of a turn: the first action, a horde turn still open (more zombie moves or ``end``),
@@ -55,15 +55,14 @@ class ZombieState(State):
         self.to_bury = ()
         self.promos = ()
 
-    def copy_extra(self, new: State) -> None:
-        z = cast(ZombieState, new)
-        z.zombies = self.zombies
-        z.burials = self.burials
-        z.phase = self.phase
-        z.horde = self.horde
-        z.left = self.left
-        z.to_bury = self.to_bury
-        z.promos = self.promos
+    def copy_extra(self, new: Self) -> None:
+        new.zombies = self.zombies
+        new.burials = self.burials
+        new.phase = self.phase
+        new.horde = self.horde
+        new.left = self.left
+        new.to_bury = self.to_bury
+        new.promos = self.promos
 
     def burials_of(self, colour: int) -> Burials:
         """The burial map of ``colour`` (WHITE=1, BLACK=2)."""
@@ -90,11 +89,3 @@ def add_burial(burials: Burials, sq: int, piece: int) -> Burials:
 def remove_burial(burials: Burials, sq: int) -> Burials:
     """The map without the burial on ``sq``."""
     return tuple(e for e in burials if e[0] != sq)
-
-
-def bits(mask: int) -> Iterator[int]:
-    """The squares of a bit set, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low

@@ -22,7 +22,7 @@ Squares are the board's global indices (a1 = 0, h8 = 63).
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Final
 
 from referee.rules import actions as A
 from referee.rules.errors import NotationError, RecordError
@@ -36,7 +36,6 @@ from referee.rules.pieces import (
     chess_letter,
     code,
 )
-from referee.rules.state import State
 from referee.rules.variants.chesslike import ChessLike
 from referee.rules.variants.zombie_state import CHOOSE, OPEN, START, Burials, ZombieState, bits
 
@@ -44,12 +43,20 @@ PHASE_NAMES = {START: "start", OPEN: "open", CHOOSE: "choose"}
 #: piece code -> letter, for the hot position writer
 _LETTERS = tuple(chess_letter(p) if p & 15 in range(1, 7) and p >> 4 in (WHITE, BLACK) else ""
                  for p in range(64))
-_CASTLE_LETTERS = "KQkq"
 _PHASE_BY_NAME = {"open": OPEN, "choose": CHOOSE}
 
 
-class ZombieText(ChessLike):
+BURY: Final = A.ActionKind("bury", A.SQUARE, A.SECRET,
+                           "bury=SQUARE: secretly bury the captured enemy piece there")
+END: Final = A.ActionKind("end", A.BARE, A.CLOCK, "end: end the horde turn (press your clock)")
+PROMOTE: Final = A.ActionKind("promote", A.SQUARE, A.DISPLAY,
+                              "promote=SQUARE=P: choose the piece for your revealed pawn")
+
+
+class ZombieText(ChessLike[ZombieState]):
     """The text and data side of :class:`~referee.rules.variants.zombie.Zombie`."""
+
+    state_class = ZombieState
 
     #: set by the rules class: whether legality counts the opponent's burials (a leak)
     opp_reveal: bool = False
@@ -70,9 +77,9 @@ class ZombieText(ChessLike):
     def piece_letter(self, piece: int) -> str:
         return _LETTERS[piece]
 
-    def position(self, state: State, private: bool = True) -> str:
+    def position(self, state: ZombieState, private: bool = True) -> str:
         """The position text; ``private=False`` hides both burial maps (spectators)."""
-        return self.position_for(cast(ZombieState, state), None if not private else 0)
+        return self.position_for(state, None if not private else 0)
 
     def position_for(self, st: ZombieState, viewer: int | None) -> str:
         """The position as ``viewer`` may see it: 0 = the referee (everything), WHITE/BLACK =
@@ -102,7 +109,7 @@ class ZombieText(ChessLike):
             parts.append("promote=" + self._squares(st.promos))
         return ";".join(parts)
 
-    def from_position(self, text: str, seed: int = 0) -> State:
+    def from_position(self, text: str, seed: int = 0) -> ZombieState:
         """A state from the private :meth:`position` text.
 
         Raises:
@@ -112,11 +119,7 @@ class ZombieText(ChessLike):
         fields = text.split()
         if len(fields) != 10:
             raise RecordError(f"a zombie position has 10 fields, not {len(fields)}: {text!r}")
-        base = super().from_position(" ".join(fields[:6]), seed)
-        st = ZombieState(self.layout.size, base.turn, base.rng)
-        for slot in ("board", "ids", "turn", "to_act", "castling", "ep", "halfmove", "fullmove",
-                     "next_id"):
-            setattr(st, slot, getattr(base, slot))
+        st = super().from_position(" ".join(fields[:6]), seed)
         try:
             st.zombies = sum(1 << sq for sq in self._read_squares(fields[6]))
             st.burials = (self._read_burials(fields[7], WHITE),
@@ -200,59 +203,57 @@ class ZombieText(ChessLike):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: ZombieState, viewer: int | None) -> dict[str, Any]:
         """What ``viewer`` may know: the board, coins, graveyard (which pieces, not where), dust
         bin, the turn's public progress, the viewer's own burials, and the legal actions only
         for the player to act (they depend on that player's burials)."""
-        st = cast(ZombieState, state)
         out = super().view(state, viewer)
         out.update({
-            "zombies": [self.layout.name(sq) for sq in bits(st.zombies)],
-            "graveyard": self.graveyard(st),
+            "zombies": [self.layout.name(sq) for sq in bits(state.zombies)],
+            "graveyard": self.graveyard(state),
             "dust_bin": out["removed"],
-            "in_check": self.in_check(st),
-            "phase": PHASE_NAMES[st.phase],
-            "unmoved_zombies": [self.layout.name(sq) for sq in bits(st.horde)],
-            "waiting_burial": [self.piece_letter(p) for p in st.to_bury],
-            "waiting_promotion": [self.layout.name(sq) for sq in st.promos],
-            "position": self.position_for(st, viewer),
-            "last_action": self._last_action(st, viewer),
+            "in_check": self.in_check(state),
+            "phase": PHASE_NAMES[state.phase],
+            "unmoved_zombies": [self.layout.name(sq) for sq in bits(state.horde)],
+            "waiting_burial": [self.piece_letter(p) for p in state.to_bury],
+            "waiting_promotion": [self.layout.name(sq) for sq in state.promos],
+            "position": self.position_for(state, viewer),
+            "last_action": self._last_action(state, viewer),
         })
         if viewer in (WHITE, BLACK):
             out["my_burials"] = {self.layout.name(sq): self.piece_letter(p)
-                                 for sq, p in st.burials_of(viewer)}
+                                 for sq, p in state.burials_of(viewer)}
         # With the CONFIG alternative the list depends on the opponent's map: shown to nobody.
-        if (viewer == st.to_act and not self.opp_reveal) or self.legal_is_public(st):
-            out["legal"] = sorted(self.format_action(a) for a in self.legal_actions(st))
+        if (viewer == state.to_act and not self.opp_reveal) or self.legal_is_public(state):
+            out["legal"] = sorted(self.format_action(a) for a in self.legal_actions(state))
         return out
 
     def _last_action(self, st: ZombieState, viewer: int | None) -> str:
         if st.action is None:
             return ""
         actor = st.parent.to_act if st.parent is not None else None
-        if st.action.kind == A.BURY and viewer != actor:
+        if st.action.kind == BURY.name and viewer != actor:
             return self.public_action_text(st.action)
         return self.format_action(st.action)
 
-    def render(self, state: State, viewer: int | None = None) -> str:
+    def render(self, state: ZombieState, viewer: int | None = None) -> str:
         """The board (``*`` after a zombie), graveyard, dust bin, the viewer's own burials and
         whose turn or choice it is; burial squares only for their burier."""
-        st = cast(ZombieState, state)
         lines = []
         for y in range(7, -1, -1):
             cells = []
             for x in range(8):
                 sq = y * 8 + x
-                letter = self.piece_letter(st.board[sq]) or "."
-                cells.append(letter + ("*" if st.zombies >> sq & 1 else " "))
+                letter = self.piece_letter(state.board[sq]) or "."
+                cells.append(letter + ("*" if state.zombies >> sq & 1 else " "))
             lines.append(f"{y + 1} " + " ".join(cells).rstrip())
         lines.append("  " + "  ".join("abcdefgh"))
-        lines.append("Graveyard: " + (" ".join(self.graveyard(st)) or "-"))
-        lines.append("Dust bin: " + (" ".join(self.piece_letter(p) for p in st.removed) or "-"))
+        lines.append("Graveyard: " + (" ".join(self.graveyard(state)) or "-"))
+        lines.append("Dust bin: " + (" ".join(self.piece_letter(p) for p in state.removed) or "-"))
         if viewer in (WHITE, BLACK):
-            mine = self._burial_field(st.burials_of(viewer), True)
+            mine = self._burial_field(state.burials_of(viewer), True)
             lines.append(f"Your burials ({COLOUR_NAMES[viewer]}): {mine}")
-        lines.append(self._turn_line(st))
+        lines.append(self._turn_line(state))
         return "\n".join(lines)
 
     def _turn_line(self, st: ZombieState) -> str:

@@ -1,0 +1,111 @@
+"""An eighth variant touches only its own module and a registry line.
+
+The toy variant (tests/toy/variant.py) is named in ``GRAVEKEEPER_VARIANTS`` (the registry line,
+given through the environment so that no registry is mutated) and run through the real
+commands as subprocesses: ``check`` (a scenario), ``perft``, ``watch replay://`` (an event file
+whose clock press the variant alone calls ``wait``), then its LED picture, drawn from the
+layout it declares.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from referee.rules.errors import UnknownVariantError
+from referee.rules.events import Moved
+from referee.rules.variants import EXTRA_VARIANTS_ENV, VARIANTS, known_variants, make_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+TOY = ROOT / "tests" / "toy"
+ENTRY = "toy=tests.toy.variant:Toy"
+
+
+def gravekeeper(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, EXTRA_VARIANTS_ENV: ENTRY, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", "from referee.app.cli import main; "
+                           "raise SystemExit(main())", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.fixture
+def toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(EXTRA_VARIANTS_ENV, ENTRY)
+    monkeypatch.syspath_prepend(str(ROOT))
+
+
+def test_check_runs_the_toy_scenario() -> None:
+    done = gravekeeper("check", str(TOY / "toy.json"))
+    assert (done.returncode, done.stdout.strip()) == (0, "1 passed, 0 failed"), done.stderr
+
+
+def test_perft_counts_the_toy_moves() -> None:
+    # rook b1: a1 b2 b3 b4(x); king c1: b2 c2 d1 d2; drop on a1 or d1; wait = 11
+    assert gravekeeper("perft", "--variant", "toy", "1").stdout.strip() == "11"
+    total = gravekeeper("perft", "--variant", "toy", "3").stdout.strip()
+    lines = gravekeeper("perft", "--variant", "toy", "--divide", "3").stdout.split("\n")
+    assert int(total) == sum(int(line.split(": ")[1]) for line in lines if ": " in line) > 11
+
+
+def test_watch_replays_a_toy_event_file() -> None:
+    path = TOY / "moves-wait-drop.events"
+    expect = next(line.split(":", 1)[1].split() for line in path.read_text().splitlines()
+                  if line.startswith("# expect:"))
+    done = gravekeeper("watch", f"replay://{path}", "--variant", "toy")
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stdout.splitlines() if not line.startswith("#")] == expect
+    assert "# problem:" not in done.stdout
+
+
+def test_the_led_picture_draws_the_toy_layout(toy: None, tmp_path: Path) -> None:
+    from hardware.leds.picture import CELL, render_scene
+    from referee.app.capture import StepCapture
+    from referee.app.present import Presenter, picture_spots
+
+    variant = make_variant("toy")
+    spots = picture_spots(variant.layout)
+    assert {s.panel for s in spots.values()} == {"Board", "Pen"} and len(spots) == 18
+    shown = Presenter().update([Moved("R b1-b3", piece="R", frm="b1", to="b3")], turn=2)
+    image = render_scene(shown.scene, spots)
+    blank = render_scene(shown.scene.__class__(), spots)
+    assert image.width == blank.width > 5 * CELL  # two panels side by side
+    assert image.height > blank.height  # and a legend line for the lit squares
+    led_path, _ = StepCapture(tmp_path, spots).write(shown, "b1b3")
+    with Image.open(led_path) as written:
+        assert written.size[0] == image.width
+
+
+def test_the_toy_is_known_only_through_the_environment(toy: None,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "toy" not in VARIANTS and known_variants()["toy"] == "tests.toy.variant:Toy"
+    assert make_variant("toy").help_text().splitlines()[1].startswith("drop=SQUARE")
+    monkeypatch.setenv(EXTRA_VARIANTS_ENV, "toy=tests.toy.variant")
+    with pytest.raises(UnknownVariantError, match="name=module:Class"):
+        known_variants()
+    monkeypatch.delenv(EXTRA_VARIANTS_ENV)
+    with pytest.raises(UnknownVariantError):
+        make_variant("toy")
+
+
+def test_no_package_names_the_toy() -> None:
+    """Adding it touched nothing outside its own files (the registry line is the variable)."""
+    for package in ("referee", "hardware", "firmware_bridge", "vision"):
+        for path in (ROOT / package).rglob("*.py"):
+            assert "toy" not in path.read_text(encoding="utf-8").lower(), path
+
+
+@pytest.mark.parametrize("entry", ["toy=no.such:Toy", "toy=referee.rules.state:State",
+                                   "toy=referee.rules.state:Nope", "toy"])
+def test_a_bad_extra_variant_is_one_line_and_exit_2(entry: str) -> None:
+    env = {**os.environ, EXTRA_VARIANTS_ENV: entry}
+    done = subprocess.run([sys.executable, "-c", "from referee.app.cli import main; "
+                           "raise SystemExit(main())", "perft", "--variant", "toy", "1"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
