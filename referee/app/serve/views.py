@@ -70,19 +70,18 @@ def choices_for(game: Game, colour: int) -> list[str]:
     state = game.state
     if state.to_act != colour or game.outcome.result != "*":
         return []
-    legal = game.legal()
+    bare_kinds = {k.name for k in game.variant.action_kinds if k.bare}
     texts: list[str] = []
-    rolls = False
-    for action in legal:
+    bare: list[str] = []
+    for action in game.legal():
         if action.kind == A.MOVE:
             continue
-        if action.kind == A.ROLL:
-            rolls = True
+        if action.kind in bare_kinds:  # die faces: one virtual roll, the referee rolls
+            if action.kind not in bare:
+                bare.append(action.kind)
             continue
         texts.append(game.variant.format_action(action))
-    if rolls and game.variant.is_legal(state, A.simple(A.ROLL)):
-        texts.insert(0, "roll")
-    return texts
+    return [kind for kind in bare if game.variant.is_legal(state, A.simple(kind))] + texts
 
 
 def build_view(game: Game, audience: str, situation: Situation, seq: int) -> dict[str, Any]:
