@@ -267,7 +267,7 @@ class MoveInference:
 
     def lift(self, t_ms: int, sq: int) -> list[Decision]:
         """A square became empty."""
-        out = self._advance(t_ms)
+        out = self._advance(t_ms, change=True)
         self.observed = self.observed - {sq}
         self.letters.pop(sq, None)
         self._turn.lifted(sq)
@@ -276,7 +276,7 @@ class MoveInference:
 
     def place(self, t_ms: int, sq: int, letter: str | None = None) -> list[Decision]:
         """A square became occupied (``letter`` when the sensor knows the piece)."""
-        out = self._advance(t_ms)
+        out = self._advance(t_ms, change=True)
         if sq in self.observed:
             # A square that changes piece without an empty reading (a DGT scan caught the
             # capture in one go): the piece that was there has been taken away.
@@ -290,7 +290,7 @@ class MoveInference:
 
     def snapshot(self, t_ms: int, squares: Iterable[int]) -> list[Decision]:
         """A full snapshot (after a reconnect): exactly ``squares`` are occupied."""
-        out = self._advance(t_ms)
+        out = self._advance(t_ms, change=True)
         new = frozenset(squares) & self.sensed
         for sq in sorted(self.observed - new):
             self._turn.lifted(sq)
@@ -347,14 +347,18 @@ class MoveInference:
 
     # ------------------------------------------------------------------ judging
 
-    def _advance(self, now_ms: int) -> list[Decision]:
+    def _advance(self, now_ms: int, change: bool = False) -> list[Decision]:
+        """Time is ``now_ms``: judge the board if it has been still for the settle time, and
+        accept a held move whose time is up. ``change``: a board event comes at ``now_ms``
+        (only board changes restart the settle time; a tick never does)."""
         out: list[Decision] = []
         last = self._last_event_ms
         if last is not None and now_ms - last >= self.settle_ms and self._dirty:
             out += self._judge()
         if self._provisional is not None and now_ms >= self._provisional[2]:
             out += self._confirm_held() + self._judge_again()
-        self._last_event_ms = now_ms if last is None else max(last, now_ms)
+        if change:
+            self._last_event_ms = now_ms if last is None else max(last, now_ms)
         return out
 
     def _judge(self) -> list[Decision]:
