@@ -442,6 +442,14 @@ class MoveInference:
         if len(matches) > 1:
             return self._ambiguous(matches)
         cand = matches[0]
+        known = sum(origin >= 0 for _, origin in cand.origins)
+        if self._turn.agreement(cand.origins) < known and not self.confirm_with_clock:
+            # The hands carried pieces elsewhere than this outcome says (a ghost that took
+            # and left a ghost, or the ghost's plain move with the next player's piece in the
+            # hand): a split into this move and the next one's start is the better reading.
+            split = self._split()
+            if split is not None:
+                return split
         alternatives = self._extensions(cand)
         if alternatives:
             wait = self.provisional_ms
