@@ -615,6 +615,8 @@ class MoveInference:
         missing = expected - self.observed
         if not extra and not self._in_problem:
             return []  # pieces in hand: wait quietly
+        if (extra | missing) <= self._outstanding and not wrong and not self._in_problem:
+            return []  # what a correction already asks for: not a new problem
         if (self._turn.hand or self._partial(expected)) and not self._in_problem \
                 and not self._flushing:
             # A piece lifted and not put down, or a board half-way to a legal outcome (a
@@ -715,9 +717,13 @@ class MoveInference:
             if len(matches) > 1:
                 best = max(head.agreement(c.origins) for c in matches)
                 matches = [c for c in matches if head.agreement(c.origins) == best]
-            if len(matches) != 1 or self._extensions(matches[0]):
+            if len(matches) != 1:
                 continue
             cand = matches[0]
+            # a move that may be the first half of another (a rook move before the king's
+            # castling) ends here only if hands then touched none of the other's squares
+            if any(touched & (alt.player | alt.free) for alt in self._extensions(cand)):
+                continue
             if all(was_lift for was_lift, _ in rest) and not touched & cand.player:
                 return cand, mark
             tail = _Turn.replay(rest, frozenset())
