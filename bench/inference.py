@@ -120,7 +120,7 @@ def play(name: str, seed: int, hands: str, figures: Figures, turns: int = 60) ->
     referee.finish()
     chosen, seen = truth.action_texts(), referee.game.action_texts()
     figures.actions += len(chosen)
-    agree = next((i for i, (a, b) in enumerate(zip(chosen, seen)) if a != b),
+    agree = next((i for i, (a, b) in enumerate(zip(chosen, seen, strict=False)) if a != b),
                  min(len(chosen), len(seen)))
     figures.false_moves += max(len(chosen), len(seen)) - agree
 
