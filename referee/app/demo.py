@@ -220,5 +220,5 @@ def demo_main(argv: list[str]) -> int:
         return 2
     end = game.outcome
     print(f"=== {len(game.played)} actions refereed; result {end.result} {end.reason}".rstrip())
-    print("=== moves: " + " ".join(game.action_texts()))
+    print("=== moves: " + " ".join(game.public_action_texts()))
     return 0

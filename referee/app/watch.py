@@ -113,4 +113,4 @@ def summary(referee: Referee, out: TextIO) -> None:
     result = f"{end.result} ({end.reason})" if end.result != "*" else "* (game goes on)"
     out.write(f"# summary: {referee.stats.actions} actions, {referee.stats.problems} problems, "
               f"result {result}\n")
-    out.write(f"# moves: {' '.join(game.action_texts())}\n")
+    out.write(f"# moves: {' '.join(game.public_action_texts())}\n")

@@ -109,3 +109,9 @@ class Game:
         """Every action played on the board or chosen so far, in canonical text (an
         adjudication is not an action: the record keeps it as the result)."""
         return [p.text for p in self.played if p.action.kind != ADJUDICATE]
+
+    def public_action_texts(self) -> list[str]:
+        """:meth:`action_texts` as everyone may see them: secret choices (a Zombie burial
+        square, a Masquerade assignment) hidden. Every public output uses these."""
+        return [self.variant.public_action_text(p.action) for p in self.played
+                if p.action.kind != ADJUDICATE]
