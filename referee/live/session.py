@@ -34,6 +34,8 @@ from referee.rules.pieces import BLACK, COLOUR_NAMES, WHITE
 from referee.rules.state import State
 
 CLOCKS = {"clock-white": WHITE, "clock-black": BLACK}
+#: Choices made off the board, in private (a phone, a screen facing one player).
+PRIVATE_KINDS = frozenset({A.BURY, A.ASSIGN})
 
 
 @dataclass(frozen=True)
@@ -116,13 +118,31 @@ class Referee:
         self.clock = clock
         self.journal = journal
         self.subscribers = list(subscribers)
-        self.private = list(private)
+        self.private = self._unspent(list(private))
         self.stats = RefereeStats()
         self.inference = MoveInference(game.variant, game.state, settle_ms=settle_ms,
                                        provisional_ms=provisional_ms,
                                        confirm_with_clock=confirm_with_clock)
         self._choice: tuple[list[Action], int] | None = None
         self._last_event_ms: int | None = None
+
+    def _unspent(self, queue: list[str]) -> list[str]:
+        """``queue`` without the choices a resumed game already made: each off-board choice
+        in the game so far spends the first queued choice of the same text."""
+        def canonical(text: str) -> str:
+            try:
+                return self.game.variant.format_action(self.game.parse(text))
+            except RefereeError:
+                return text.strip()
+
+        for played in self.game.played:
+            if played.action.kind not in PRIVATE_KINDS:
+                continue
+            for i, text in enumerate(queue):
+                if canonical(text) == played.text:
+                    del queue[i]
+                    break
+        return queue
 
     # ------------------------------------------------------------------ input
 
