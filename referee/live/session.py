@@ -43,8 +43,9 @@ class Update:
     """One thing that happened, for the outputs.
 
     ``kind``: ``action`` (``played`` is set), ``problem``, ``correction``, ``good``,
-    ``prompt`` (a choice the players must make: ``text`` says which), ``link`` (sensor link
-    state), ``note`` (anything else worth showing). ``state`` is the game state after it.
+    ``prompt`` (a choice the players must make: ``text`` says which; ``options`` lists a
+    promotion's pieces, the one selected first), ``link`` (sensor link state), ``ended`` (a
+    flag fell), ``note`` (anything else worth showing). ``state`` is the game state after it.
     """
 
     kind: str
@@ -54,6 +55,7 @@ class Update:
     problem: Problem | None = None
     correction: Correction | None = None
     events: tuple[GameEvent, ...] = ()
+    options: tuple[str, ...] = ()
 
 
 Subscriber = Callable[[Update], None]
@@ -64,7 +66,8 @@ ILLEGAL_POSITION = "illegal position"
 class FlagLike(Protocol):
     """What a clock reports when a flag falls."""
 
-    colour: int
+    @property
+    def colour(self) -> int: ...
 
 
 class GameClock(Protocol):
@@ -161,8 +164,14 @@ class Referee:
         self._handle(self.inference.tick(now_ms))
         flag = self.clock.poll() if self.clock is not None else None
         if flag is not None and self.game.outcome.result == "*":
-            result = "0-1" if flag.colour == WHITE else "1-0"
-            played = self.game.adjudicate(result, f"{COLOUR_NAMES[flag.colour]}'s flag fell")
+            opponent = BLACK if flag.colour == WHITE else WHITE
+            reason = f"{COLOUR_NAMES[flag.colour]}'s flag fell"
+            if self.game.variant.can_mate(self.game.state, opponent):
+                result = "0-1" if flag.colour == WHITE else "1-0"
+            else:
+                result = "1/2-1/2"
+                reason += f"; {COLOUR_NAMES[opponent]} cannot mate"
+            played = self.game.adjudicate(result, reason)
             self._record(played)
             self.clock.stop()  # type: ignore[union-attr]
             self._emit(Update("ended", f"{played.text} - {result}", self.game.state,
@@ -277,7 +286,7 @@ class Referee:
             elif isinstance(decision, PromotionPending):
                 options = " ".join(decision.options)
                 self._emit(Update("prompt", f"Promote to? {options} (confirm / back)",
-                                  self.game.state))
+                                  self.game.state, options=decision.options))
 
     def _apply(self, actions: tuple[Action, ...]) -> None:
         for action in actions:
