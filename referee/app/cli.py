@@ -20,6 +20,7 @@ COMMANDS: Final = {
     "play": ("referee.app.cli:play_main", "play a game in the terminal"),
     "sense": ("firmware_bridge.cli:sense_main", "print a sensor's events"),
     "watch": ("referee.app.watch:watch_main", "referee a game from a sensor"),
+    "run": ("referee.app.run:run_main", "run a board as its rig file says (the Pi's command)"),
     "demo": ("referee.app.demo:demo_main", "a demonstration game on the simulated board"),
     "vision-eval": ("referee.app.vision_cli:eval_main",
                     "score the camera pipeline on labelled photos"),
