@@ -4,12 +4,29 @@
 :class:`~referee.live.inference.MoveInference` what they mean, applies recognised actions to its
 :class:`~referee.rules.game.Game`, and tells every subscriber what happened with immutable
 :class:`Update` values (the state itself is an immutable value too). Subscribers are plain
-callables passed in explicitly: a text printer for ``gravekeeper watch``, LEDs and a display for
-the demo, the web service later. Nothing here opens hardware.
+callables passed in explicitly: a text printer for ``gravekeeper watch``, LEDs and a display
+(``referee.app.runner``, which also runs the event pump), the web service. Nothing here opens
+hardware.
+
+The public API (stable; extend it compatibly):
+
+* ``Referee(game, subscribers, private=..., settle_ms=..., clock=..., journal=...)``.
+* Input: :meth:`Referee.feed` (a sensor event, buttons included), :meth:`Referee.tick` (time
+  passed, on the sensor's time base; polls the chess clock), :meth:`Referee.finish` (the
+  stream ended), :meth:`Referee.private_action` (an off-board choice from a phone or a
+  private screen; returns None if refused, never echoing the secret), :meth:`Referee.start`.
+* Output: every subscriber is called with each :class:`Update` in order;
+  :meth:`Referee.subscribe` adds one later and returns a function that removes it. Update
+  texts are public (secret choices appear as ``bury=(secret)``); ``state`` is the full state,
+  secrets included, for subscribers that filter per viewer.
+* Every public method takes the referee's lock, so a web thread may call
+  :meth:`Referee.private_action` while the pump thread feeds events; subscribers run on the
+  calling thread, under that lock (post to your own queue for slow work).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -128,6 +145,19 @@ class Referee:
                                        confirm_with_clock=confirm_with_clock)
         self._choice: tuple[list[Action], int] | None = None
         self._last_event_ms: int | None = None
+        self._lock = threading.RLock()
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber`` with every later update; returns a function that stops it."""
+        """Start White's clock; announce any private choice the game waits for at once."""
+        with self._lock:
+            self.subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if subscriber in self.subscribers:
+                    self.subscribers.remove(subscriber)
+        return unsubscribe
 
     def _unspent(self, queue: list[str]) -> list[str]:
         """``queue`` without the choices a resumed game already made: each off-board choice
@@ -151,6 +181,11 @@ class Referee:
 
     def feed(self, event: SensorEvent) -> None:
         """Handle one sensor event."""
+        with self._lock:
+            self._feed_locked(event)
+
+    def _feed_locked(self, event: SensorEvent) -> None:
+        # (under the lock)
         # If the board had settled before this event, judge it as it was then (and act on
         # that, e.g. take a burial from a phone) before this event starts the next change.
         last = self._last_event_ms
@@ -161,6 +196,11 @@ class Referee:
 
     def tick(self, now_ms: int) -> None:
         """Time passed with no event (call a few times a second for live sensors)."""
+        with self._lock:
+            self._tick_locked(now_ms)
+
+    def _tick_locked(self, now_ms: int) -> None:
+        # (under the lock)
         self._handle(self.inference.tick(now_ms))
         flag = self.clock.poll() if self.clock is not None else None
         if flag is not None and self.game.outcome.result == "*":
@@ -179,10 +219,20 @@ class Referee:
 
     def finish(self) -> None:
         """The sensor stream ended: judge the board as it stands now."""
+        with self._lock:
+            self._finish_locked()
+
+    def _finish_locked(self) -> None:
+        # (under the lock)
         self._handle(self.inference.flush())
 
     def private_action(self, text: str) -> Played | None:
         """A choice made off the board (phone, private screen). Returns None if refused."""
+        with self._lock:
+            return self._private_action_locked(text)
+
+    def _private_action_locked(self, text: str) -> Played | None:
+        # (under the lock)
         self._choice = None
         try:
             played = self.game.play(text)
@@ -361,7 +411,11 @@ class Referee:
             subscriber(update)
 
     def start(self) -> None:
-        """Start White's clock; announce any private choice the game waits for at once."""
+        with self._lock:
+            self._start_locked()
+
+    def _start_locked(self) -> None:
+        # (under the lock)
         if self.clock is not None:
             self.clock.start(WHITE)
         self._offer_private()
