@@ -466,11 +466,14 @@ class MoveInference:
     def _next_turn_started(self, cand: Candidate) -> int | None:
         """Where the next turn began, if hands went on after ``cand`` was complete: the board
         may look as ``cand`` says while the next move is under way (a zombie put where its
-        mover stood). The earliest point where the board fitted ``cand``, when squares
-        ``cand`` does not handle were touched after it; else None."""
+        mover stood), or the next player may already have lifted a piece the move put down
+        (a Hell home). The earliest point where the board fitted ``cand``, when squares
+        ``cand`` does not handle were touched after it or the board then showed all of
+        ``cand`` and no longer does; else None."""
         log = self._turn.log
         mine = cand.player | cand.free
-        if all(sq in mine for _, sq in log):
+        away = bool(cand.expect - self.observed)  # a piece of cand's full outcome is gone
+        if all(sq in mine for _, sq in log) and not away:
             return None
         board = set(self._board_at(0))
         head = _Turn(earlier=self._turn.earlier)
@@ -482,7 +485,13 @@ class MoveInference:
                 head.placed(sq)
                 board.add(sq)
             rest = {s for _, s in log[mark:]}
-            if rest - mine and cand.matches(frozenset(board), head, {}, self._outstanding):
+            if not rest:
+                break
+            # the next turn began: hands touched other squares, or took away what the move
+            # had completed (the opponent lifting a piece the referee's consequence put down)
+            complete = away and board == cand.expect
+            if (rest - mine or complete) and \
+                    cand.matches(frozenset(board), head, {}, self._outstanding):
                 return mark
         return None
 
