@@ -38,6 +38,7 @@ class ReplaySensor(Sensor):
         self._wait = wait if wait is not None else self._stop.wait
         self._events: list[SensorEvent] = []
         self._thread: StoppableThread | None = None
+        self._start: float | None = None
 
     def _open(self) -> None:
         self._events = read_event_file(self.path)
@@ -49,8 +50,16 @@ class ReplaySensor(Sensor):
         if self._thread is not None:
             self._thread.stop()
 
+    def live_ms(self) -> int | None:
+        """The file's time now (its ``t_ms`` scale); None at ``speed=0`` (no live time)."""
+        if self.speed == 0:
+            return None
+        if self._start is None:
+            return 0
+        return max(0, int((self._clock() - self._start) * 1000 * self.speed))
+
     def _play(self, stop: threading.Event) -> None:
-        start = self._clock()
+        start = self._start = self._clock()
         for ev in self._events:
             if self.speed > 0:
                 due = start + ev.t_ms / 1000.0 / self.speed

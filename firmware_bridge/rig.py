@@ -33,7 +33,8 @@ ROTATIONS: Final = (0, 90, 180, 270)
 # Main-region prefixes are not written (NOTATION.md); a rig may still use them.
 _MAIN_PREFIXES: Final = ("earth:", "world:")
 _LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
-_TOP_KEYS: Final = ("name", "module", "buttons", "leds", "display", "gpio_buttons")
+_TOP_KEYS: Final = ("name", "sensor", "module", "buttons", "leds", "display", "gpio_buttons",
+                     "game")
 _MODULE_KEYS: Final = ("name", "kind", "width", "height", "region", "files", "ranks",
                        "rotation", "cells")
 
@@ -62,7 +63,9 @@ class Rig:
     """A validated rig; build it with :func:`load_rig`, :func:`builtin_rig` or :func:`parse_rig`.
 
     ``buttons`` maps board button index -> button name; ``leds`` and ``display`` are the raw
-    TOML tables (read-only) for the ``hardware`` package.
+    TOML tables (read-only) for the ``hardware`` package. ``sensor`` is the board's URL and
+    ``game`` the game's defaults (variant, options, clock...), kept as data for the referee's
+    ``gravekeeper run``.
     """
 
     name: str
@@ -72,6 +75,8 @@ class Rig:
     display: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     gpio_buttons: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     source: str = "<rig>"
+    sensor: str = ""
+    game: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
     def module(self, name: str) -> ModuleMap:
         """The module called ``name``. Raises RigError if the rig has none."""
@@ -152,6 +157,8 @@ def parse_rig(text: str, source: str = "<rig>", default_name: str = "rig") -> Ri
         gpio_buttons=MappingProxyType(_parse_table(data.get("gpio_buttons", {}), source,
                                                    "gpio_buttons")),
         source=source,
+        sensor=_get(data, "sensor", str, source, "sensor", ""),
+        game=MappingProxyType(_parse_table(data.get("game", {}), source, "game")),
     )
 
 

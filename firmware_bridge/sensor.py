@@ -195,6 +195,12 @@ class Sensor(ABC):
             self._status = LinkStatus(**fields)
             return self._status
 
+    def live_ms(self) -> int | None:
+        """The time now on the events' time base (ms since ``open()``), for a consumer that
+        lets time pass between events (settling, held moves, clocks); None when the stream
+        has no live time (a file replayed as fast as possible)."""
+        return self._now_ms()
+
     # -- for subclasses ---------------------------------------------------------------------
     def _now_ms(self) -> int:
         """Milliseconds since open(), from the injected clock."""

@@ -78,3 +78,28 @@ def test_watch_resumes_after_a_crash(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "# resumed from" in out and "after 2 actions" in out
     assert [line for line in out.splitlines() if not line.startswith("#")] == ["g1f3"]
     assert read_journal(journal).action_texts() == ["e2e4", "e7e5", "g1f3"]
+
+
+def test_watch_resume_skips_private_choices_already_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Resuming with the same --private list: the burial made before the crash is in the
+    journal, so the queue goes on with the next one instead of offering it again."""
+    events = (Path(__file__).parent / "events" / "zombie" / "reveal-and-rot.events").read_text()
+    lines = [line for line in events.splitlines() if line and not line.startswith("#")]
+    cut = next(i for i, line in enumerate(lines) if int(line.split()[0]) >= 3300)
+    first = tmp_path / "first.events"
+    first.write_text("\n".join(lines[:cut]) + "\n")
+    second = tmp_path / "second.events"  # the rest, after the referee restarted
+    second.write_text("\n".join(lines[cut:]) + "\n")
+    journal = tmp_path / "game.jsonl"
+    private = "bury=b2 bury=b8 bury=e8"
+    args = ["--variant", "zombie", "--private", private, "--journal", str(journal)]
+    assert main(["watch", f"replay://{first}", *args]) == 0
+    before = capsys.readouterr().out
+    assert "bury=(secret)" in before
+    assert main(["watch", f"replay://{second}", *args]) == 0
+    out = capsys.readouterr().out
+    assert "# problem" not in out, out
+    assert read_journal(journal).action_texts() == [
+        "e2e4", "d7d5", "e4d5", "bury=b2", "d8d5", "bury=b8", "b2b3", "b2a1q", "bury=e8",
+        "b1c3", "e7e6"]

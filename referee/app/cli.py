@@ -22,6 +22,7 @@ COMMANDS: Final = {
     "watch": ("referee.app.watch:watch_main", "referee a game from a sensor"),
     "serve": ("referee.app.serve.main:serve_main", "the web pages and service for one board"),
     "doctor": ("referee.app.doctor:doctor_main", "list the hardware found, in plain words"),
+    "run": ("referee.app.run:run_main", "run a board as its rig file says (the Pi's command)"),
     "demo": ("referee.app.demo:demo_main", "a demonstration game on the simulated board"),
     "vision-eval": ("referee.app.vision_cli:eval_main",
                     "score the camera pipeline on labelled photos"),

@@ -6,7 +6,8 @@ board's events travel through the firmware bridge to move inference and the refe
 updates drive the LEDs (on the simulated board, over the protocol) and a display (luma's dummy
 device). Each step prints the board, the LED map and the display text; ``--capture DIR`` also
 writes them as PNG pictures. Off-board choices (a Zombie burial, a Masquerade assignment) are
-made as a player would on a phone.
+made as a player would on a phone. The session (sensor, referee, LEDs, display, event pump) is
+:mod:`referee.app.runner`'s, the same as ``watch`` and ``run`` use.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_bridge import open_sensor
-from firmware_bridge.errors import BridgeError, SensorTimeout
-from firmware_bridge.sensor import Sensor
+from firmware_bridge.errors import BridgeError
+from hardware.errors import HardwareError
+from referee.app.runner import Pump, SessionSettings, open_session
 from referee.live.physical import Step, physical_steps
 from referee.live.session import Referee, Update
 from referee.rules import actions as A
@@ -28,23 +29,19 @@ from referee.rules.errors import RefereeError
 from referee.rules.game import Game
 from referee.rules.pieces import COLOUR_NAMES
 
+#: How long the demo's hands wait for the board to be quiet before going on (seconds).
+QUIET_S = 0.35
 PATTERN_MARKS = {"STEADY": "o", "SLOW_BLINK": "*", "FAST_BLINK": "!", "PULSE": "~"}
 
 
-class DemoOutputs:
-    """The referee's outputs in the demo: LEDs, display, text and optional pictures."""
+class DemoPrinter:
+    """Prints each shown update (board, LED map, display text) and optionally writes it as
+    PNG pictures; called by the session's :class:`~referee.app.runner.HardwareOutput`."""
 
-    def __init__(self, game: Game, sensor: Sensor, out: TextIO, capture: Path | None) -> None:
-        from hardware.display.backends import open_display
-        from hardware.leds.factory import open_player
-        from referee.app.present import Presenter
-
+    def __init__(self, game: Game, out: TextIO, capture: Path | None) -> None:
         self.game = game
         self.out = out
         self.names = [game.variant.layout.name(sq) for sq in range(game.variant.layout.size)]
-        self.presenter = Presenter()
-        self.leds = open_player("board", sink=sensor, squares=self.names)
-        self.display = open_display("dummy")
         self.capture: Any = None
         if capture is not None:
             from referee.app.capture import StepCapture
@@ -52,39 +49,11 @@ class DemoOutputs:
             self.capture = StepCapture(capture, picture_spots(game.variant.layout))
         self.step = 0
 
-    def close(self) -> None:
-        """Turn the LEDs off and release the display."""
-        self.leds.close()
-        self.display.close()
-
-    def __call__(self, update: Update) -> None:
-        shown = self._present(update)
-        if shown is None:
-            return
-        self.leds.show(shown.scene)
-        self.display.show(shown.screen)
+    def __call__(self, update: Update, shown: Any) -> None:
         self.step += 1
         if self.capture is not None:
             self.capture.write(shown, f"{self.step}: {update.text}")
         self._print(update, shown)
-
-    def _present(self, update: Update) -> Any:
-        from hardware.display import screen as screens
-        from referee.app.present import Presentation
-
-        name = self.game.variant.layout.name
-        if update.kind == "action":
-            return self.presenter.update(update.events, turn=update.state.to_act)
-        if update.problem is not None:
-            return self.presenter.problem(update.text, [name(s) for s in update.problem.to_empty],
-                                          [name(s) for s in update.problem.to_fill])
-        if update.correction is not None:
-            return self.presenter.correction([name(s) for s in update.correction.to_empty],
-                                             [name(s) for s in update.correction.to_fill])
-        if update.kind == "prompt":
-            scene = self.presenter.update([], turn=update.state.to_act).scene
-            return Presentation(scene, screens.prompt(update.state.to_act, update.text))
-        return None
 
     def _print(self, update: Update, shown: Any) -> None:
         who = ""
@@ -138,21 +107,7 @@ class Player:
         return None
 
 
-def drain(sensor: Sensor, referee: Referee, start: float, quiet: float = 0.35) -> None:
-    """Feed the sensor's events to the referee until the board has been quiet a while."""
-    while True:
-        try:
-            event = sensor.get(timeout=quiet)
-        except SensorTimeout:
-            referee.tick(int((time.monotonic() - start) * 1000) + 1000)
-            return
-        if event is None:
-            return
-        referee.feed(event)
-
-
-def perform(sim: Any, game: Game, steps: list[Step], sensor: Sensor, referee: Referee,
-            start: float) -> None:
+def perform(sim: Any, game: Game, steps: list[Step], pump: Pump) -> None:
     """Carry out hand steps on the simulated board (buttons only once the board settled)."""
     name = game.variant.layout.name
     for step in steps:
@@ -161,10 +116,10 @@ def perform(sim: Any, game: Game, steps: list[Step], sensor: Sensor, referee: Re
         elif step.kind == "place":
             sim.place(name(step.square))
         elif step.kind == "die":
-            drain(sensor, referee, start)
+            pump.until_quiet(QUIET_S)
             sim.roll(int(step.value))
         else:
-            drain(sensor, referee, start)
+            pump.until_quiet(QUIET_S)
             sim.press(step.value)
 
 
@@ -179,27 +134,25 @@ def run_demo(variant: str, options: dict[str, Any], seed: int, turns: int, out: 
     game = Game(variant, options, seed=seed)
     occupied = [game.variant.layout.name(sq) for sq, p in enumerate(game.state.board) if p]
     url = f"sim://?variant={variant}&start={','.join(occupied) or 'empty'}&firmware={firmware}"
-    with open_sensor(url) as sensor:
-        outputs = DemoOutputs(game, sensor, out, capture)
-        referee = Referee(game, [outputs])
-        start = time.monotonic()
-        try:
-            drain(sensor, referee, start)  # the board's first snapshot
-            referee.start()
-            for _ in range(turns):
-                _private_choices(player, referee)
-                if player.truth.outcome.result != "*":
-                    break
-                actions, before = player.turn()
-                steps = physical_steps(player.truth.variant, before, actions, player.rng,
-                                       noise=noise)
-                perform(sensor.simulator, game, steps, sensor, referee, start)  # type: ignore[attr-defined]
-                drain(sensor, referee, start)
-                _private_choices(player, referee)
-                if pace:
-                    time.sleep(pace)  # only so that a person can follow the demo
-        finally:
-            outputs.close()
+    printer = DemoPrinter(game, out, capture)
+    settings = SessionSettings(variant=variant, options=options, seed=seed, leds="board",
+                               display="dummy")
+    with open_session(url, game, settings, on_shown=printer) as session:
+        referee, pump = session.referee, session.pump
+        pump.until_quiet(QUIET_S)  # the board's first snapshot
+        referee.start()
+        for _ in range(turns):
+            _private_choices(player, referee)
+            if player.truth.outcome.result != "*":
+                break
+            actions, before = player.turn()
+            steps = physical_steps(player.truth.variant, before, actions, player.rng,
+                                   noise=noise)
+            perform(session.sensor.simulator, game, steps, pump)  # type: ignore[attr-defined]
+            pump.until_quiet(QUIET_S)
+            _private_choices(player, referee)
+            if pace:
+                time.sleep(pace)  # only so that a person can follow the demo
     return game
 
 
@@ -227,10 +180,10 @@ def demo_main(argv: list[str]) -> int:
     try:
         game = run_demo(args.variant, _options(args.options), args.seed, args.turns, sys.stdout,
                         args.capture, args.pace, args.noise, args.firmware)
-    except (RefereeError, BridgeError) as err:
+    except (RefereeError, BridgeError, HardwareError) as err:
         print(f"gravekeeper demo: {err}", file=sys.stderr)
         return 2
     end = game.outcome
     print(f"=== {len(game.played)} actions refereed; result {end.result} {end.reason}".rstrip())
-    print("=== moves: " + " ".join(game.action_texts()))
+    print("=== moves: " + " ".join(game.public_action_texts()))
     return 0

@@ -1,4 +1,6 @@
-"""``gravekeeper watch SENSOR_URL --variant V``: referee a game from a sensor.
+"""``gravekeeper watch SENSOR_URL --variant V [--rig FILE] [--clock 5+3]``: referee a game from
+a sensor, driving what the rig names (LEDs, display, Pi buttons) and a chess clock
+(:mod:`referee.app.runner` wires it all).
 
 Prints every recognised action on its own line in canonical NOTATION.md form as soon as it is
 certain. Everything else (illegal moves, unknown positions, corrections, prompts, the closing
@@ -10,12 +12,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from typing import TextIO
 
-from firmware_bridge import open_sensor
-from firmware_bridge.errors import BridgeError, SensorTimeout
-from firmware_bridge.rig import load_rig
+from firmware_bridge.errors import BridgeError
+from firmware_bridge.rig import Rig, load_rig
+from hardware.errors import HardwareError
+from referee.app.runner import SessionSettings, open_session
 from referee.live.journal import open_journal
 from referee.live.session import Referee, Update
 from referee.rules.errors import RefereeError
@@ -41,7 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--options", help="variant options as a JSON object")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rig", help="rig file (TOML) mapping the board to squares")
+    parser.add_argument("--rig", help="rig file (TOML) or built-in rig name: maps the board to "
+                        "squares and names the LEDs, display and buttons to drive")
+    parser.add_argument("--leds", help="LED backend instead of the rig's (e.g. mock, board)")
+    parser.add_argument("--display", help="display instead of the rig's (e.g. dummy)")
+    parser.add_argument("--clock", help="time control: 5+3 (minutes + increment in seconds), "
+                        "5d3 (simple delay), 5b3 (Bronstein delay) or 5")
     parser.add_argument("--settle", type=int, default=150, help="stillness before judging, ms")
     parser.add_argument("--clock-confirm", action="store_true",
                         help="recognise a move only when its player presses the clock")
@@ -59,58 +66,64 @@ def watch_main(argv: list[str]) -> int:
     from referee.app.cli import _options
 
     args = build_parser().parse_args(argv)
+    try:
+        settings = SessionSettings(
+            variant=args.variant, options=_options(args.options), seed=args.seed,
+            settle_ms=args.settle, clock_confirm=args.clock_confirm,
+            private=tuple(args.private.split()), time_control=args.clock,
+            hardware=bool(args.rig or args.leds or args.display), leds=args.leds,
+            display=args.display)
+        rig = load_rig(args.rig) if args.rig else None
+    except (RefereeError, BridgeError) as err:
+        print(f"gravekeeper watch: {err}", file=sys.stderr)
+        return 2
+    return run_live(args.url, settings, rig, args.journal, realtime=args.realtime,
+                    command="watch")
+
+
+def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path: str | None,
+             *, realtime: bool = False, command: str = "watch") -> int:
+    """Referee a game from the sensor at ``url`` until its stream ends (or Ctrl-C), printing
+    watch lines; returns the exit status. Shared by ``watch`` and ``run``."""
     journal = None
     try:
-        game = Game(args.variant, _options(args.options), seed=args.seed)
-        rig = load_rig(args.rig) if args.rig else None
-        if args.journal:
-            journal, game = open_journal(args.journal, game)
-    except (RefereeError, BridgeError, OSError) as err:
-        print(f"gravekeeper watch: {err}", file=sys.stderr)
+        game = Game(settings.variant, settings.options, seed=settings.seed)
+        if journal_path:
+            journal, game = open_journal(journal_path, game)
+    except (RefereeError, OSError) as err:
+        print(f"gravekeeper {command}: {err}", file=sys.stderr)
         return 2
     out = TextOutput(sys.stdout)
     if game.played:
-        out.out.write(f"# resumed from {args.journal} after {len(game.played)} actions\n")
-    referee = Referee(game, [out], private=args.private.split(), settle_ms=args.settle,
-                      confirm_with_clock=args.clock_confirm, journal=journal)
-    options = {"speed": 1.0 if args.realtime else 0.0} if args.url.startswith("replay:") else {}
+        out.out.write(f"# resumed from {journal_path} after {len(game.played)} actions\n")
+    options = {"speed": 1.0 if realtime else 0.0} if url.startswith("replay:") else {}
+    referee = None
+    status = 0
     try:
-        run(referee, args.url, rig, options)
-    except BridgeError as err:
-        print(f"gravekeeper watch: {err}", file=sys.stderr)
-        summary(referee, sys.stdout)
-        return 2
-    except KeyboardInterrupt:
-        pass
+        with open_session(url, game, settings, rig=rig, subscribers=[out], journal=journal,
+                          sensor_options=options) as session:
+            referee = session.referee
+            referee.start()
+            try:
+                session.pump.run()
+            except KeyboardInterrupt:
+                pass
+    except (BridgeError, HardwareError, ValueError) as err:
+        print(f"gravekeeper {command}: {err}", file=sys.stderr)
+        status = 2
     finally:
         if journal is not None:
             journal.close()
-    summary(referee, sys.stdout)
-    return 0
-
-
-def run(referee: Referee, url: str, rig: object, options: dict[str, float]) -> None:
-    """Feed every event of the sensor at ``url`` to ``referee`` until the stream ends."""
-    referee.start()
-    with open_sensor(url, rig=rig, **options) as sensor:  # type: ignore[arg-type]
-        start = time.monotonic()
-        while True:
-            try:
-                event = sensor.get(timeout=0.1)
-            except SensorTimeout:  # a quiet board: let held moves and settling time run
-                referee.tick(int((time.monotonic() - start) * 1000))
-                continue
-            if event is None:
-                break
-            referee.feed(event)
-    referee.finish()
+    if referee is not None:
+        summary(referee, sys.stdout)
+    return status
 
 
 def summary(referee: Referee, out: TextIO) -> None:
-    """The closing lines: counts, result, final position."""
+    """The closing lines: counts, result, final position (secret choices hidden)."""
     game = referee.game
     end = game.outcome
     result = f"{end.result} ({end.reason})" if end.result != "*" else "* (game goes on)"
     out.write(f"# summary: {referee.stats.actions} actions, {referee.stats.problems} problems, "
               f"result {result}\n")
-    out.write(f"# moves: {' '.join(game.action_texts())}\n")
+    out.write(f"# moves: {' '.join(game.public_action_texts())}\n")

@@ -34,7 +34,7 @@ Squares are the variant layout's global indices; letters are NOTATION.md piece l
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,7 +91,7 @@ class Candidate:
             return False
         if self.touch and not turn.refilled_after(self.touch, self.actions[0].frm):
             return False
-        if not all(sq in turn.first_lift for sq in self.must_lift):
+        if not all(turn.was_lifted(sq) for sq in self.must_lift):
             return False
         return all(letters.get(sq, letter) == letter for sq, letter in self.letters)
 
@@ -163,6 +163,12 @@ class _Turn:
     came_from: dict[int, int] = field(default_factory=dict)
     hand: list[int] = field(default_factory=list)
     log: list[tuple[bool, int]] = field(default_factory=list)  # (lifted?, square), in order
+    # Squares lifted since the last accepted action, before the board last looked unchanged.
+    earlier: frozenset[int] = frozenset()
+
+    def was_lifted(self, sq: int) -> bool:
+        """Whether ``sq`` was lifted since the last accepted action."""
+        return sq in self.first_lift or sq in self.earlier
 
     def lifted(self, sq: int) -> None:
         self.seq += 1
@@ -183,8 +189,13 @@ class _Turn:
     def since(self, mark: int) -> _Turn:
         """A new turn holding only what happened after the ``mark``-th change (the start of
         the next player's move, when a held decision is settled by it)."""
-        turn = _Turn()
-        for was_lift, sq in self.log[mark:]:
+        return _Turn.replay(self.log[mark:], frozenset())
+
+    @staticmethod
+    def replay(log: Iterable[tuple[bool, int]], earlier: frozenset[int]) -> _Turn:
+        """A turn in which the changes of ``log`` happened."""
+        turn = _Turn(earlier=earlier)
+        for was_lift, sq in log:
             if was_lift:
                 turn.lifted(sq)
             else:
@@ -202,6 +213,17 @@ class _Turn:
                    for sq in squares)
 
 
+def _undo(board: frozenset[int], changes: Sequence[tuple[bool, int]]) -> frozenset[int]:
+    """The occupancy before ``changes`` (lifts and places, in order) led to ``board``."""
+    out = set(board)
+    for was_lift, sq in reversed(changes):
+        if was_lift:
+            out.add(sq)
+        else:
+            out.discard(sq)
+    return frozenset(out)
+
+
 class MoveInference:
     """Recognises a variant's actions from sensor events.
 
@@ -213,18 +235,21 @@ class MoveInference:
         provisional_ms: how long a move that may be the first half of another is held.
         decision_ms: how long a capture that may still become a resurrection is held (the
             mover's clock press confirms it at once).
+        hold_ms: how long a board that fits nothing is left unreported while a piece lifted
+            in this turn is still in the hand (a move being made slowly).
         confirm_with_clock: recognise moves only when the mover presses its clock button.
     """
 
     def __init__(self, variant: Variant[Any], state: State, *, sensed: Iterable[int] | None = None,
                  settle_ms: int = 150, provisional_ms: int = 1500, decision_ms: int = 6000,
-                 confirm_with_clock: bool = False) -> None:
+                 hold_ms: int = 1500, confirm_with_clock: bool = False) -> None:
         self.variant = variant
         self.state = state
         self.sensed = frozenset(range(variant.layout.size) if sensed is None else sensed)
         self.settle_ms = settle_ms
         self.provisional_ms = provisional_ms
         self.decision_ms = decision_ms
+        self.hold_ms = hold_ms
         self.confirm_with_clock = confirm_with_clock
         self.observed = self.expected_occupancy(state)
         self.letters: dict[int, str] = {}
@@ -239,6 +264,9 @@ class MoveInference:
         self._promotion_board: frozenset[int] = frozenset()
         self._promotion_mark = 0
         self._in_problem = False
+        self._now_ms = 0
+        self._recheck_at: int | None = None
+        self._flushing = False
 
     # ------------------------------------------------------------------ state from the owner
 
@@ -265,7 +293,7 @@ class MoveInference:
 
     def lift(self, t_ms: int, sq: int) -> list[Decision]:
         """A square became empty."""
-        out = self._advance(t_ms)
+        out = self._advance(t_ms, change=True)
         self.observed = self.observed - {sq}
         self.letters.pop(sq, None)
         self._turn.lifted(sq)
@@ -274,7 +302,7 @@ class MoveInference:
 
     def place(self, t_ms: int, sq: int, letter: str | None = None) -> list[Decision]:
         """A square became occupied (``letter`` when the sensor knows the piece)."""
-        out = self._advance(t_ms)
+        out = self._advance(t_ms, change=True)
         if sq in self.observed:
             # A square that changes piece without an empty reading (a DGT scan caught the
             # capture in one go): the piece that was there has been taken away.
@@ -288,7 +316,7 @@ class MoveInference:
 
     def snapshot(self, t_ms: int, squares: Iterable[int]) -> list[Decision]:
         """A full snapshot (after a reconnect): exactly ``squares`` are occupied."""
-        out = self._advance(t_ms)
+        out = self._advance(t_ms, change=True)
         new = frozenset(squares) & self.sensed
         for sq in sorted(self.observed - new):
             self._turn.lifted(sq)
@@ -304,7 +332,12 @@ class MoveInference:
 
     def flush(self) -> list[Decision]:
         """The stream ended: judge what is on the board now, accept held moves."""
-        out = self._judge() if self._dirty else []
+        self._flushing = True
+        try:
+            out = self._judge() if self._dirty or self._recheck_at is not None else []
+        finally:
+            self._flushing = False
+        self._recheck_at = None
         return out + self._confirm_held()
 
     def clock_pressed(self, colour: int) -> list[Decision]:
@@ -315,13 +348,17 @@ class MoveInference:
             out = self._judge_fresh() + self._confirm_held()
         else:
             out = self.flush()
-        if out or colour != self.state.to_act:
+        # The press may come right after the last piece was put down (the board not settled
+        # yet): the move it finishes is recognised first, then the press counts for whoever
+        # is to act (a pass or the end of a horde when that is the presser).
+        if colour != self.state.to_act or not all(isinstance(d, Recognised | Correction)
+                                                  for d in out):
             return out
         legal = self.variant.legal_actions(self.state)
         for kind in sorted(self.variant.kinds_done_by(A.CLOCK)):
             if A.simple(kind) in legal:
-                return [Recognised((A.simple(kind),))]
-        return []
+                return out + [Recognised((A.simple(kind),))]
+        return out
 
     def promotion_button(self, name: str) -> list[Decision]:
         """``back`` cycles the pending promotion piece, ``confirm`` takes it."""
@@ -337,7 +374,9 @@ class MoveInference:
 
     def die(self, face: str) -> list[Decision]:
         """A physical die was read: a roll, if rolling is legal now (after any held move)."""
-        out = self._confirm_held()  # the held move is finished: the owner applies it first
+        # The move before the roll is finished, even if the board has not been still for the
+        # settle time yet: the owner applies it first.
+        out = self.flush()
         for kind in self.variant.kinds_done_by(A.DIE):
             action = self.variant.normalize(self.state, A.simple(kind, face))
             if self.variant.is_legal(self.state, action):
@@ -346,22 +385,36 @@ class MoveInference:
 
     # ------------------------------------------------------------------ judging
 
-    def _advance(self, now_ms: int) -> list[Decision]:
+    def _advance(self, now_ms: int, change: bool = False) -> list[Decision]:
+        """Time is ``now_ms``: judge the board if it has been still for the settle time, and
+        accept a held move whose time is up. ``change``: a board event comes at ``now_ms``
+        (only board changes restart the settle time; a tick never does)."""
         out: list[Decision] = []
         last = self._last_event_ms
+        self._now_ms = max(self._now_ms, now_ms)
+        if self._recheck_at is not None and now_ms >= self._recheck_at and not change:
+            self._recheck_at = None
+            self._dirty = True  # the hand has held a piece long enough: judge again
+        if change:
+            self._recheck_at = None
         if last is not None and now_ms - last >= self.settle_ms and self._dirty:
             out += self._judge()
-        if self._provisional is not None and now_ms >= self._provisional[2]:
-            out += self._confirm_held() + self._judge_again()
-        self._last_event_ms = now_ms if last is None else max(last, now_ms)
+        if self._provisional is not None and now_ms >= self._provisional[2] and not self._dirty:
+            out += self._provisional_due(now_ms)
+        if change:
+            self._last_event_ms = now_ms if last is None else max(last, now_ms)
         return out
 
     def _judge(self) -> list[Decision]:
         """The board is settled: accept, hold, report or wait."""
         self._dirty = False
         if self._promotion is not None:
-            if self.observed == self._promotion_board:
-                return []  # a bounce or a brushed square: still waiting for the buttons
+            options = self._promotion[0]
+            mine = set().union(*(c.player | c.free for c in options))
+            if (self.observed ^ self._promotion_board) <= mine:
+                # a bounce, a brushed square, or the rest of the move (the victim put in
+                # Hell): still waiting for the buttons
+                return []
             # The game goes on without an answer: take the piece shown (the default first).
             out = self._accept(self._promotion[0][self._promotion[1]], since=self._promotion_mark)
             return out + self._judge_again()
@@ -383,10 +436,19 @@ class MoveInference:
     def _judge_fresh(self) -> list[Decision]:
         matches = self._matches(self.state)
         if not matches:
-            return self._check_problem()
+            split = None if self.confirm_with_clock else self._split()
+            return self._check_problem() if split is None else split
         if len(matches) > 1:
             return self._ambiguous(matches)
         cand = matches[0]
+        known = sum(origin >= 0 for _, origin in cand.origins)
+        if self._turn.agreement(cand.origins) < known and not self.confirm_with_clock:
+            # The hands carried pieces elsewhere than this outcome says (a ghost that took
+            # and left a ghost, or the ghost's plain move with the next player's piece in the
+            # hand): a split into this move and the next one's start is the better reading.
+            split = self._split()
+            if split is not None:
+                return split
         alternatives = self._extensions(cand)
         if alternatives:
             wait = self.provisional_ms
@@ -395,7 +457,46 @@ class MoveInference:
             self._provisional = (cand, alternatives, (self._last_event_ms or 0) + wait,
                                  len(self._turn.log))
             return []
+        mark = self._next_turn_started(cand)
+        if mark is not None:
+            return self._accept(cand, since=mark) + self._judge_again()
         return self._accept(cand)
+
+    def _next_turn_started(self, cand: Candidate) -> int | None:
+        """Where the next turn began, if hands went on after ``cand`` was complete: the board
+        may look as ``cand`` says while the next move is under way (a zombie put where its
+        mover stood), or the next player may already have lifted a piece the move put down
+        (a Hell home). The earliest point where the board fitted ``cand``, when squares
+        ``cand`` does not handle were touched after it or the board then showed all of
+        ``cand`` and no longer does; else None."""
+        log = self._turn.log
+        mine = cand.player | cand.free
+        away = bool(cand.expect - self.observed)  # a piece of cand's full outcome is gone
+        if all(sq in mine for _, sq in log) and not away:
+            return None
+        board = set(self._board_at(0))
+        head = _Turn(earlier=self._turn.earlier)
+        for mark, (was_lift, sq) in enumerate(log, start=1):
+            if was_lift:
+                head.lifted(sq)
+                board.discard(sq)
+            else:
+                head.placed(sq)
+                board.add(sq)
+            rest = {s for _, s in log[mark:]}
+            if not rest:
+                break
+            # the next turn began: hands touched other squares, or took away what the move
+            # had completed (the opponent lifting a piece the referee's consequence put down)
+            complete = away and board == cand.expect
+            if (rest - mine or complete) and \
+                    cand.matches(frozenset(board), head, {}, self._outstanding):
+                return mark
+        return None
+
+    def _board_at(self, mark: int) -> frozenset[int]:
+        """The occupancy after the first ``mark`` changes of this turn."""
+        return _undo(self.observed, self._turn.log[mark:])
 
     def _judge_provisional(self) -> list[Decision]:
         assert self._provisional is not None
@@ -405,12 +506,32 @@ class MoveInference:
         if fitting:
             self._provisional = None
             return self._accept(fitting[0]) if len(fitting) == 1 else self._ambiguous(fitting)
-        moved_on = self._turn.touched_since(mark) - held.player - held.free
-        if not moved_on and held.matches(self.observed, self._turn, self.letters,
-                                         self._outstanding):
-            return []  # still the held move: keep waiting for the player to go on
+        if self._on_the_way():
+            return []  # the held move, or hands on the way to a larger one: keep waiting
         out = self._confirm_held()
         return out + self._judge_again()
+
+    def _on_the_way(self) -> bool:
+        """Whether the board differs from the held move only on squares of what it may still
+        become (a king lifted to finish a rook-first castling). A brushed square leaves no
+        difference; the opponent starting a move does."""
+        assert self._provisional is not None
+        held, alternatives, _, _ = self._provisional
+        squares = set(held.player | held.free)
+        for alt in alternatives:
+            squares |= alt.player | alt.free
+        return (self.observed ^ held.expect) <= squares
+
+    def _provisional_due(self, now_ms: int) -> list[Decision]:
+        """The held move's time is up. It counts if the board still shows it; a piece of the
+        larger move still in the hand (the board shows neither) holds it longer."""
+        assert self._provisional is not None
+        held, alternatives, _, mark = self._provisional
+        if not held.matches(self.observed, self._turn, self.letters, self._outstanding) \
+                and self._on_the_way():
+            self._provisional = (held, alternatives, now_ms + self.provisional_ms, mark)
+            return []
+        return self._confirm_held() + self._judge_again()
 
     def _confirm_held(self) -> list[Decision]:
         if self._provisional is None:
@@ -489,9 +610,11 @@ class MoveInference:
         if self.observed == expected and wrong:
             return self._report_once((), (), wrong)
         if self.observed == expected:
-            # The board is back on the game: what hands did before no longer counts.
+            # The board is back on the game: what hands did before no longer counts, except
+            # that the squares lifted are remembered: the board may look unchanged while a
+            # move is under way (a zombie put where the mover stood, the mover in the hand).
             self._outstanding = frozenset()
-            self._turn = _Turn()
+            self._turn = _Turn(earlier=self._turn.earlier | self._turn.first_lift.keys())
             if self._in_problem:
                 self._in_problem = False
                 return [BoardGood()]
@@ -500,7 +623,29 @@ class MoveInference:
         missing = expected - self.observed
         if not extra and not self._in_problem:
             return []  # pieces in hand: wait quietly
+        if (extra | missing) <= self._outstanding and not wrong and not self._in_problem:
+            return []  # what a correction already asks for: not a new problem
+        if (self._turn.hand or self._partial(expected)) and not self._in_problem \
+                and not self._flushing:
+            # A piece lifted and not put down, or a board half-way to a legal outcome (a
+            # ghost put on the ring before the capturer moves): the move is not finished,
+            # however long the hand pauses. Say it is wrong only after a much longer stillness.
+            due = (self._last_event_ms or 0) + self.hold_ms
+            if self._now_ms < due:
+                self._recheck_at = due
+                return []
         return self._report_once(tuple(sorted(extra)), tuple(sorted(missing)), wrong)
+
+    def _partial(self, expected: frozenset[int]) -> bool:
+        """Whether every change on the board is one some legal outcome of the turn makes:
+        emptied squares are squares it changes, filled ones are occupied at its end."""
+        emptied = expected - self.observed
+        filled = self.observed - expected
+        for cand in self.candidates(self.state):
+            changes = cand.player | cand.free | cand.touch | (expected ^ cand.expect)
+            if emptied <= changes and filled <= cand.expect:
+                return True
+        return False
 
     def _report_once(self, extra: tuple[int, ...], missing: tuple[int, ...],
                      wrong: tuple[int, ...]) -> list[Decision]:
@@ -534,17 +679,66 @@ class MoveInference:
 
     # ------------------------------------------------------------------ candidates
 
-    def _matches(self, state: State) -> list[Candidate]:
-        lifted = self._turn.first_lift
-        placed = self._turn.last_place
+    def _matches(self, state: State, observed: frozenset[int] | None = None,
+                 turn: _Turn | None = None, letters: dict[int, str] | None = None
+                 ) -> list[Candidate]:
+        """Candidates from ``state`` that fit the board (default: as it is now)."""
+        observed = self.observed if observed is None else observed
+        turn = self._turn if turn is None else turn
+        letters = self.letters if letters is None else letters
+        placed = turn.last_place
         out = []
         for action in self.variant.legal_actions(state):
             # A move starts by lifting its piece; a choice ends by putting one down.
-            if action.kind == A.MOVE and action.frm in lifted or (
+            if action.kind == A.MOVE and turn.was_lifted(action.frm) or (
                     action.kind in self.variant.placing_kinds and action.to in placed):
                 out += [c for c in self.candidates_of(state, action)
-                        if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
+                        if c.matches(observed, turn, letters, self._outstanding)]
         return out
+
+    def _split(self) -> list[Decision] | None:
+        """The board fits no candidate: did the next player start before it settled?
+
+        Looks for the latest point in the hand movements where the board fitted exactly one
+        candidate, and takes it when what followed is the next player's doing too: a legal
+        action of theirs (or several, each split the same way), or only pieces lifted (not
+        one the mover just put down: the mover may be picking it up again to go on). None
+        when there is no such point.
+        """
+        found = self._split_point(self.state, tuple(self._turn.log), self._turn.earlier, 0)
+        if found is None:
+            return None
+        cand, mark = found
+        return self._accept(cand, since=mark) + self._judge_again()
+
+    def _split_point(self, state: State, log: tuple[tuple[bool, int], ...],
+                     earlier: frozenset[int], depth: int) -> tuple[Candidate, int] | None:
+        if depth > 4:
+            return None
+        for mark in range(len(log) - 1, 0, -1):
+            rest = log[mark:]
+            touched = {sq for _, sq in rest}
+            head = _Turn.replay(log[:mark], earlier)
+            letters = {sq: x for sq, x in self.letters.items() if sq not in touched}
+            board = _undo(self.observed, rest)
+            matches = self._matches(state, board, head, letters)
+            if len(matches) > 1:
+                best = max(head.agreement(c.origins) for c in matches)
+                matches = [c for c in matches if head.agreement(c.origins) == best]
+            if len(matches) != 1:
+                continue
+            cand = matches[0]
+            # a move that may be the first half of another (a rook move before the king's
+            # castling) ends here only if hands then touched none of the other's squares
+            if any(touched & (alt.player | alt.free) for alt in self._extensions(cand)):
+                continue
+            if all(was_lift for was_lift, _ in rest) and not touched & cand.player:
+                return cand, mark
+            tail = _Turn.replay(rest, frozenset())
+            if self._matches(cand.after, turn=tail) or \
+                    self._split_point(cand.after, rest, frozenset(), depth + 1):
+                return cand, mark
+        return None
 
     def _extensions(self, cand: Candidate) -> list[Candidate]:
         """Candidates the player may still be on the way to when the board shows ``cand``.
@@ -630,11 +824,14 @@ class MoveInference:
                         after: State) -> frozenset[int]:
         """Player squares whose end state the rules decide, not the player's hand."""
         out = set()
-        for action in actions:
+        for i, action in enumerate(actions):
             if action.kind != A.MOVE:
                 continue
-            if action.to in before and not after.board[action.to]:
+            # a square the player fills later in the turn (an Afterlife drop onto the cell
+            # the mover left) is the player's business, not the referee's
+            later = {a.to for a in actions[i + 1:]}
+            if action.to in before and not after.board[action.to] and action.to not in later:
                 out.add(action.to)  # the capturer vanished (a ghost's ultimate sacrifice)
-            if after.board[action.frm] and action.frm != action.to:
+            if after.board[action.frm] and action.frm != action.to and action.frm not in later:
                 out.add(action.frm)  # something rose where the mover stood (a zombie)
         return frozenset(out & self.sensed)

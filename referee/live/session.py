@@ -4,12 +4,29 @@
 :class:`~referee.live.inference.MoveInference` what they mean, applies recognised actions to its
 :class:`~referee.rules.game.Game`, and tells every subscriber what happened with immutable
 :class:`Update` values (the state itself is an immutable value too). Subscribers are plain
-callables passed in explicitly: a text printer for ``gravekeeper watch``, LEDs and a display for
-the demo, the web service later. Nothing here opens hardware.
+callables passed in explicitly: a text printer for ``gravekeeper watch``, LEDs and a display
+(``referee.app.runner``, which also runs the event pump), the web service. Nothing here opens
+hardware.
+
+The public API (stable; extend it compatibly):
+
+* ``Referee(game, subscribers, private=..., settle_ms=..., clock=..., journal=...)``.
+* Input: :meth:`Referee.feed` (a sensor event, buttons included), :meth:`Referee.tick` (time
+  passed, on the sensor's time base; polls the chess clock), :meth:`Referee.finish` (the
+  stream ended), :meth:`Referee.private_action` (an off-board choice from a phone or a
+  private screen; returns None if refused, never echoing the secret), :meth:`Referee.start`.
+* Output: every subscriber is called with each :class:`Update` in order;
+  :meth:`Referee.subscribe` adds one later and returns a function that removes it. Update
+  texts are public (secret choices appear as ``bury=(secret)``); ``state`` is the full state,
+  secrets included, for subscribers that filter per viewer.
+* Every public method takes the referee's lock, so a web thread may call
+  :meth:`Referee.private_action` while the pump thread feeds events; subscribers run on the
+  calling thread, under that lock (post to your own queue for slow work).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -41,8 +58,9 @@ class Update:
     """One thing that happened, for the outputs.
 
     ``kind``: ``action`` (``played`` is set), ``problem``, ``correction``, ``good``,
-    ``prompt`` (a choice the players must make: ``text`` says which), ``link`` (sensor link
-    state), ``note`` (anything else worth showing). ``state`` is the game state after it.
+    ``prompt`` (a choice the players must make: ``text`` says which; ``options`` lists a
+    promotion's pieces, the one selected first), ``link`` (sensor link state), ``ended`` (a
+    flag fell), ``note`` (anything else worth showing). ``state`` is the game state after it.
     """
 
     kind: str
@@ -52,6 +70,7 @@ class Update:
     problem: Problem | None = None
     correction: Correction | None = None
     events: tuple[GameEvent, ...] = ()
+    options: tuple[str, ...] = ()
 
 
 Subscriber = Callable[[Update], None]
@@ -62,7 +81,8 @@ ILLEGAL_POSITION = "illegal position"
 class FlagLike(Protocol):
     """What a clock reports when a flag falls."""
 
-    colour: int
+    @property
+    def colour(self) -> int: ...
 
 
 class GameClock(Protocol):
@@ -116,18 +136,55 @@ class Referee:
         self.clock = clock
         self.journal = journal
         self.subscribers = list(subscribers)
-        self.private = list(private)
+        self.private = self._unspent(list(private))
         self.stats = RefereeStats()
         self.inference = MoveInference(game.variant, game.state, settle_ms=settle_ms,
                                        provisional_ms=provisional_ms,
                                        confirm_with_clock=confirm_with_clock)
         self._choice: tuple[list[Action], int] | None = None
         self._last_event_ms: int | None = None
+        self._lock = threading.RLock()
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber`` with every later update; returns a function that stops it."""
+        """Start White's clock; announce any private choice the game waits for at once."""
+        with self._lock:
+            self.subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if subscriber in self.subscribers:
+                    self.subscribers.remove(subscriber)
+        return unsubscribe
+
+    def _unspent(self, queue: list[str]) -> list[str]:
+        """``queue`` without the choices a resumed game already made: each off-board choice
+        in the game so far spends the first queued choice of the same text."""
+        def canonical(text: str) -> str:
+            try:
+                return self.game.variant.format_action(self.game.parse(text))
+            except RefereeError:
+                return text.strip()
+
+        off_board = self.game.variant.kinds_done_by(*A.OFF_BOARD)
+        for played in self.game.played:
+            if played.action.kind not in off_board:
+                continue
+            for i, text in enumerate(queue):
+                if canonical(text) == played.text:
+                    del queue[i]
+                    break
+        return queue
 
     # ------------------------------------------------------------------ input
 
     def feed(self, event: SensorEvent) -> None:
         """Handle one sensor event."""
+        with self._lock:
+            self._feed_locked(event)
+
+    def _feed_locked(self, event: SensorEvent) -> None:
+        # (under the lock)
         # If the board had settled before this event, judge it as it was then (and act on
         # that, e.g. take a burial from a phone) before this event starts the next change.
         last = self._last_event_ms
@@ -138,11 +195,22 @@ class Referee:
 
     def tick(self, now_ms: int) -> None:
         """Time passed with no event (call a few times a second for live sensors)."""
+        with self._lock:
+            self._tick_locked(now_ms)
+
+    def _tick_locked(self, now_ms: int) -> None:
+        # (under the lock)
         self._handle(self.inference.tick(now_ms))
         flag = self.clock.poll() if self.clock is not None else None
         if flag is not None and self.game.outcome.result == "*":
-            result = "0-1" if flag.colour == WHITE else "1-0"
-            played = self.game.adjudicate(result, f"{COLOUR_NAMES[flag.colour]}'s flag fell")
+            opponent = BLACK if flag.colour == WHITE else WHITE
+            reason = f"{COLOUR_NAMES[flag.colour]}'s flag fell"
+            if self.game.variant.can_mate(self.game.state, opponent):
+                result = "0-1" if flag.colour == WHITE else "1-0"
+            else:
+                result = "1/2-1/2"
+                reason += f"; {COLOUR_NAMES[opponent]} cannot mate"
+            played = self.game.adjudicate(result, reason)
             self._record(played)
             self.clock.stop()  # type: ignore[union-attr]
             self._emit(Update("ended", f"{played.text} - {result}", self.game.state,
@@ -150,10 +218,20 @@ class Referee:
 
     def finish(self) -> None:
         """The sensor stream ended: judge the board as it stands now."""
+        with self._lock:
+            self._finish_locked()
+
+    def _finish_locked(self) -> None:
+        # (under the lock)
         self._handle(self.inference.flush())
 
     def private_action(self, text: str) -> Played | None:
         """A choice made off the board (phone, private screen). Returns None if refused."""
+        with self._lock:
+            return self._private_action_locked(text)
+
+    def _private_action_locked(self, text: str) -> Played | None:
+        # (under the lock)
         self._choice = None
         try:
             played = self.game.play(text)
@@ -256,7 +334,7 @@ class Referee:
             elif isinstance(decision, PromotionPending):
                 options = " ".join(decision.options)
                 self._emit(Update("prompt", f"Promote to? {options} (confirm / back)",
-                                  self.game.state))
+                                  self.game.state, options=decision.options))
 
     def _apply(self, actions: tuple[Action, ...]) -> None:
         for action in actions:
@@ -331,7 +409,11 @@ class Referee:
             subscriber(update)
 
     def start(self) -> None:
-        """Start White's clock; announce any private choice the game waits for at once."""
+        with self._lock:
+            self._start_locked()
+
+    def _start_locked(self) -> None:
+        # (under the lock)
         if self.clock is not None:
             self.clock.start(WHITE)
         self._offer_private()

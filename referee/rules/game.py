@@ -14,7 +14,7 @@ from typing import Any
 from referee.rules.actions import Action
 from referee.rules.errors import IllegalActionError
 from referee.rules.events import GameEnded, GameEvent
-from referee.rules.state import State
+from referee.rules.state import PAST_CACHE, RECENT_CACHE, State
 from referee.rules.variant import Outcome, Variant
 from referee.rules.variants import make_variant
 
@@ -78,9 +78,17 @@ class Game:
         resolved = new.action if new.action is not None else action
         played = Played(self.state.ply + 1, resolved, self.variant.format_action(resolved),
                         actor, tuple(events))
+        self._retire(self.state)
         self.state = new
         self.played.append(played)
         return played
+
+    @staticmethod
+    def _retire(old: State) -> None:
+        """``old`` is history now: it keeps only what the rules need of the past."""
+        old.retire(RECENT_CACHE)
+        if old.parent is not None:
+            old.parent.retire(PAST_CACHE)
 
     def adjudicate(self, result: str, reason: str) -> Played:
         """End the game from outside the board (a fallen flag, an arbiter's decision).
@@ -94,6 +102,7 @@ class Game:
         new.result, new.reason = result, reason
         event = GameEnded(f"{reason} - {result}", result=result, reason=reason)
         played = Played(new.ply, Action(ADJUDICATE, value=result), reason, 0, (event,))
+        self._retire(self.state)
         self.state = new
         self.played.append(played)
         return played
@@ -109,3 +118,9 @@ class Game:
         """Every action played on the board or chosen so far, in canonical text (an
         adjudication is not an action: the record keeps it as the result)."""
         return [p.text for p in self.played if p.action.kind != ADJUDICATE]
+
+    def public_action_texts(self) -> list[str]:
+        """:meth:`action_texts` as everyone may see them: secret choices (a Zombie burial
+        square, a Masquerade assignment) hidden. Every public output uses these."""
+        return [self.variant.public_action_text(p.action) for p in self.played
+                if p.action.kind != ADJUDICATE]

@@ -10,10 +10,18 @@ Variants with more state subclass it, add ``__slots__`` and extend :meth:`State.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any, Self
+from collections.abc import Hashable, Iterable
+from typing import Any, Final, Self
 
 from referee.rules.actions import Action
+
+#: Memo entries a past state keeps: its position key, which later positions compare against
+#: for repetitions. Everything else (legal lists, candidate after-states) is dropped once the
+#: state is no longer current, so memory stays flat over a long game.
+PAST_CACHE: Final = ("key",)
+#: What the state just before the current one keeps as well: running tables the next state
+#: builds on (Die Chess's positions seen since the last capture).
+RECENT_CACHE: Final = ("key", "seen")
 
 
 class State:
@@ -38,7 +46,8 @@ class State:
         next_id: the next unused identity.
         parent: the state before the last action (None at the start or after loading a position).
         action: the action that led here from ``parent`` (as resolved: a bare roll with its face).
-        cache: per-state memo of derived values (legal actions, position key); never copied.
+        cache: per-state memo of derived values (legal actions, position key); never copied;
+            trimmed by :meth:`retire` once the state is in the past.
     """
 
     __slots__ = (
@@ -105,6 +114,12 @@ class State:
         new.cache = {}
         self.copy_extra(new)
         return new
+
+    def retire(self, keep: Iterable[str] = PAST_CACHE) -> None:
+        """This state is no longer current: forget every memo entry but ``keep``."""
+        if self.cache:
+            kept = set(keep)
+            self.cache = {k: v for k, v in self.cache.items() if k in kept}
 
     def copy_extra(self, new: Self) -> None:
         """Copy subclass fields into ``new`` (mutable ones must be copied, not shared)."""

@@ -325,6 +325,26 @@ class Variant(ABC, Generic[S]):
                                         reason=end.reason))
         return new
 
+    def can_mate(self, state: S, colour: int) -> bool:
+        """Whether ``colour`` still has material that could win: when the opponent's flag
+        falls, ``colour`` wins if so and the game is drawn otherwise (FIDE 6.9).
+
+        Counted over every region (a piece in Hell may come back): anything but kings, and
+        at most one knight or bishop, cannot mate; pieces either side may move (Afterlife's
+        gray pieces) count for both. Variants with other ways to win may override this.
+        """
+        minors = 0
+        for piece in state.board:
+            if not piece or piece >> 4 not in (colour, 3):
+                continue
+            letter = self.piece_letter(piece).upper()
+            if letter == "K":
+                continue
+            if letter not in ("N", "B"):
+                return True
+            minors += 1
+        return minors >= 2
+
     def why_illegal(self, state: S, action: Action) -> str:
         """A short human reason why ``action`` is not legal in ``state``."""
         end = self.outcome(state)

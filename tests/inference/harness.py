@@ -26,11 +26,15 @@ class Recorder:
 
 
 def random_physical_game(variant: str, seed: int, max_turns: int = 60, noise: bool = True,
-                         private_kinds: Iterable[str] | None = None
+                         private_kinds: Iterable[str] | None = None,
+                         within_ms: tuple[int, int] = (15, 90),
+                         between_ms: tuple[int, int] = (400, 1200)
                          ) -> tuple[list[str], list[str], Recorder]:
     """A random legal game played by hand through a Referee.
 
-    Returns (the actions chosen, the actions the referee recognised, the recorder).
+    ``within_ms`` bounds the pauses between two hand movements of one turn, ``between_ms``
+    the pause before a turn starts. Returns (the actions chosen, the actions the referee
+    recognised, the recorder).
     """
     rng = random.Random(seed)
     truth = Game(variant, seed=seed)
@@ -55,8 +59,9 @@ def random_physical_game(variant: str, seed: int, max_turns: int = 60, noise: bo
             turn.append(rng.choice(truth.legal()))
             truth.play(turn[-1])
         chosen += [truth.variant.format_action(a) for a in turn]
-        steps = physical_steps(truth.variant, before, turn, rng, noise=noise)
-        events, t = sensor_events(truth.variant, steps, t + rng.randint(400, 1200))
+        steps = physical_steps(truth.variant, before, turn, rng, noise=noise,
+                               within_ms=within_ms)
+        events, t = sensor_events(truth.variant, steps, t + rng.randint(*between_ms))
         for ev in events:
             referee.feed(ev)
     referee.finish()

@@ -8,6 +8,8 @@ print no problem line. Files live in tests/events/<variant>/.
 from __future__ import annotations
 
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from referee.app.cli import main
 
 EVENTS = Path(__file__).resolve().parents[1] / "events"
 FILES = sorted(EVENTS.glob("*/*.events"))
+GRAVEKEEPER = Path(sys.executable).with_name("gravekeeper")
 
 
 def expectations(path: Path) -> tuple[list[str], list[str], list[str]]:
@@ -54,3 +57,33 @@ def test_watch_bad_url_and_variant(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["watch", "replay:///dev/null", "--variant", "nope"]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and "unknown variant 'nope'" in err
+
+
+GROUPS = sorted({p.parent.name for p in FILES})
+
+
+@pytest.mark.parametrize("variant", GROUPS)
+def test_watch_in_real_time_prints_exactly_the_actions(variant: str) -> None:
+    """The same files through ``gravekeeper watch --realtime`` as a real process, with the
+    default settle time: the board is judged by the live loop's ticks, as on a real board.
+    The files of one variant run at once (each mostly sleeps), so a group takes as long as
+    its longest file."""
+    files = [p for p in FILES if p.parent.name == variant]
+    procs = []
+    for path in files:
+        _, _, args = expectations(path)
+        cmd = [str(GRAVEKEEPER), "watch", f"replay://{path}", "--variant",
+               variant, *args, "--realtime"]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True))
+    for path, proc in zip(files, procs, strict=True):
+        out, err = proc.communicate(timeout=120)
+        actions, problems, _ = expectations(path)
+        lines = out.splitlines()
+        assert proc.returncode == 0, (path.name, err)
+        assert [line for line in lines if not line.startswith("#")] == actions, path.name
+        found = [line for line in lines if line.startswith("# problem:")]
+        for text in problems:
+            assert any(text in line for line in found), (path.name, text, found)
+        if not problems:
+            assert not found, (path.name, found)

@@ -387,6 +387,9 @@ class Die(DieText):
             if node.fresh:
                 break
             node = node.parent
+        if not chain:  # memoised already (a past state asked again after a take-back)
+            known: dict[Hashable, int] = state.cache["seen"]
+            return known
         seen: dict[Hashable, int] = {} if node is None or node is chain[-1] else \
             node.cache["seen"]
         for st in reversed(chain):

@@ -1,0 +1,272 @@
+"""One live session, wired once: sensor -> inference -> referee -> outputs.
+
+``gravekeeper watch``, ``gravekeeper demo`` and ``gravekeeper run`` (and the web service) run a
+game the same way, so the wiring lives here and nowhere else:
+
+* :class:`Pump` is the event loop. It feeds the sensor's events to the
+  :class:`~referee.live.session.Referee` and lets time pass between them with ticks on the
+  *sensor's* time base (:meth:`firmware_bridge.sensor.Sensor.live_ms`: milliseconds since the
+  sensor opened, the same scale as every event's ``t_ms``). A tick never counts as a board
+  change: a board is judged once it has been still for the settle time, however often the
+  loop ticks. A file replayed as fast as possible has no live time and is never ticked.
+* Buttons: presses on the sensor board arrive as sensor events (debounced by the board's
+  firmware, milliseconds) and are fed as they come. Buttons wired to the Pi (gpiozero through
+  :class:`hardware.buttons.ButtonStream`, debounced there, seconds) are turned into the same
+  ``Button`` events, stamped with the sensor's time now: both meet in ``Referee.feed``.
+* :class:`HardwareOutput` is the subscriber that shows updates on per-square LEDs and the
+  shared display (through :class:`~referee.app.present.Presenter`, which drops every event a
+  spectator may not see), with the chess clock's face; promotion prompts show the pieces to
+  choose from with ``back`` / ``confirm``.
+* :func:`open_session` opens everything a rig names (sensor, LEDs, display, GPIO buttons, a
+  chess clock for ``time_control``) in one ``with`` block and closes it in reverse order.
+
+Hardware is opened here, in the app layer, never at import and never in ``referee.live``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware_bridge import open_sensor
+from firmware_bridge.errors import SensorTimeout
+from firmware_bridge.events import Button
+from firmware_bridge.rig import Rig
+from firmware_bridge.sensor import Sensor
+from hardware.buttons import ButtonStream, GpioButtons
+from hardware.clock import ChessClock, TimeControl
+from referee.app.present import Presentation, Presenter
+from referee.live.journal import Journal
+from referee.live.session import Referee, Subscriber, Update
+from referee.rules.game import Game
+
+#: Seconds the loop waits for a sensor event before it lets time pass.
+TICK_S = 0.05
+
+
+class Pump:
+    """Feeds a sensor's events, Pi buttons and the passing of time to a referee.
+
+    Args:
+        referee: the session's referee.
+        sensor: an opened sensor.
+        buttons: presses of buttons wired to the Pi (None: only the board's buttons).
+        tick_s: longest wait for an event before a tick.
+    """
+
+    def __init__(self, referee: Referee, sensor: Sensor, buttons: ButtonStream | None = None,
+                 tick_s: float = TICK_S) -> None:
+        self.referee = referee
+        self.sensor = sensor
+        self.buttons = buttons
+        self.tick_s = tick_s
+        self.ended = False
+        self._last_ms = 0
+
+    def now_ms(self) -> int | None:
+        """The sensor's time now (None: no live time, e.g. a file at full speed)."""
+        live = self.sensor.live_ms()
+        return None if live is None else max(live, self._last_ms)
+
+    def step(self) -> bool:
+        """Handle one event (or a quiet spell); False once the stream has ended."""
+        if self.ended:
+            return False
+        try:
+            event = self.sensor.get(timeout=self.tick_s)
+        except SensorTimeout:
+            event = None
+            self._pass_time()
+        else:
+            if event is None:
+                self.ended = True
+                self.referee.finish()
+                return False
+            self._last_ms = max(self._last_ms, event.t_ms)
+            self.referee.feed(event)
+        self._pi_buttons()
+        return True
+
+    def run(self, stop: Callable[[], bool] | None = None) -> None:
+        """Pump until the stream ends or ``stop()`` says so."""
+        while (stop is None or not stop()) and self.step():
+            pass
+
+    def until_quiet(self, quiet_s: float) -> None:
+        """Pump until no sensor event came for ``quiet_s`` seconds (or the stream ended)."""
+        deadline = time.monotonic() + quiet_s
+        while time.monotonic() < deadline:
+            seen = self._last_ms
+            if not self.step():
+                return
+            if self._last_ms != seen:
+                deadline = time.monotonic() + quiet_s
+
+    def _pass_time(self) -> None:
+        now = self.now_ms()
+        if now is not None:
+            self.referee.tick(now)
+
+    def _pi_buttons(self) -> None:
+        if self.buttons is None:
+            return
+        for press in self.buttons.drain():
+            now = self.now_ms()
+            self.referee.feed(Button(self._last_ms if now is None else now, press.name))
+
+
+class HardwareOutput:
+    """A subscriber showing updates on LEDs and the display (either may be None).
+
+    ``on_shown(update, presentation)`` is called after each shown update (the demo prints
+    and captures pictures there).
+    """
+
+    def __init__(self, game: Game, leds: Any = None, display: Any = None,
+                 clock: ChessClock | None = None,
+                 on_shown: Callable[[Update, Presentation], None] | None = None) -> None:
+        self.game = game
+        self.leds = leds
+        self.display = display
+        self.clock = clock
+        self.on_shown = on_shown
+        self.presenter = Presenter()
+
+    def __call__(self, update: Update) -> None:
+        shown = self.present(update)
+        if shown is None:
+            return
+        if self.leds is not None:
+            self.leds.show(shown.scene)
+        if self.display is not None:
+            self.display.show(shown.screen)
+        if self.on_shown is not None:
+            self.on_shown(update, shown)
+
+    def present(self, update: Update) -> Presentation | None:
+        """The scene and screen for ``update`` (None: nothing to show)."""
+        from hardware.display import screen as screens
+
+        name = self.game.variant.layout.name
+        face = self.clock.face() if self.clock is not None else None
+        if update.kind in ("action", "ended"):
+            return self.presenter.update(update.events, turn=update.state.to_act, clock=face)
+        if update.problem is not None:
+            return self.presenter.problem(update.text, [name(s) for s in update.problem.to_empty],
+                                          [name(s) for s in update.problem.to_fill], clock=face)
+        if update.correction is not None:
+            return self.presenter.correction([name(s) for s in update.correction.to_empty],
+                                             [name(s) for s in update.correction.to_fill],
+                                             clock=face)
+        if update.kind == "prompt":
+            scene = self.presenter.update([], turn=update.state.to_act, clock=face).scene
+            colour = update.state.to_act
+            if update.options:  # a promotion: the pieces, the selected one first
+                screen = screens.promotion(colour, [o or "-" for o in update.options], 0, face)
+            else:
+                screen = screens.prompt(colour, update.text, clock=face)
+            return Presentation(scene, screen)
+        return None
+
+    def close(self) -> None:
+        """Turn the LEDs off and release the display."""
+        if self.leds is not None:
+            self.leds.close()
+        if self.display is not None:
+            self.display.close()
+
+
+@dataclass(frozen=True)
+class SessionSettings:
+    """How to run one live game (the command line or the rig's ``[game]`` table).
+
+    ``time_control``: e.g. ``5+3`` (minutes + increment s), ``5d3`` / ``5b3`` (simple /
+    Bronstein delay s), or None for no clock. ``leds`` / ``display``: backend specs that
+    replace the rig's (``mock``, ``dummy``...); ``hardware=False`` drives no LEDs or display.
+    """
+
+    variant: str = "standard"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    settle_ms: int = 150
+    clock_confirm: bool = False
+    private: Sequence[str] = ()
+    time_control: str | None = None
+    hardware: bool = True
+    leds: str | None = None
+    display: str | None = None
+
+
+@dataclass
+class Session:
+    """An opened live session: the referee, its pump and what it drives."""
+
+    referee: Referee
+    pump: Pump
+    sensor: Sensor
+    output: HardwareOutput | None
+    clock: ChessClock | None
+
+
+def parse_time_control(text: str) -> TimeControl:
+    """``5+3``, ``5d3``, ``5b3`` or ``5`` (minutes before the sign, seconds after).
+
+    Raises:
+        ValueError: another form (the message says which forms are known).
+    """
+    return TimeControl.parse(text)
+
+
+@contextlib.contextmanager
+def open_session(url: str, game: Game, settings: SessionSettings, *, rig: Rig | None = None,
+                 subscribers: Sequence[Subscriber] = (), journal: Journal | None = None,
+                 sensor_options: Mapping[str, Any] | None = None,
+                 on_shown: Callable[[Update, Presentation], None] | None = None
+                 ) -> Iterator[Session]:
+    """Open the sensor at ``url`` and everything ``rig`` names, run nothing yet.
+
+    Raises:
+        BridgeError: the sensor cannot be opened. HardwareError: LEDs, display or buttons
+        cannot be opened. ValueError: a bad time control.
+    """
+    from hardware.config import HardwareConfig, config_from_rig
+
+    control = parse_time_control(settings.time_control) if settings.time_control else None
+    config = config_from_rig(rig) if rig is not None else HardwareConfig()
+    with contextlib.ExitStack() as stack:
+        sensor = stack.enter_context(open_sensor(url, rig=rig, **dict(sensor_options or {})))
+        clock = ChessClock(control) if control is not None else None
+        output = None
+        if settings.hardware and (rig is not None or settings.leds or settings.display):
+            output = _open_hardware(stack, game, sensor, rig, config, settings, clock, on_shown)
+        buttons = None
+        if config.buttons.gpio:
+            from hardware.buttons import open_buttons
+
+            buttons, gpio = open_buttons(config.buttons)
+            stack.callback(buttons.close)
+            if gpio is not None:
+                stack.callback(GpioButtons.close, gpio)
+        outputs: list[Subscriber] = [*subscribers, *([output] if output is not None else [])]
+        referee = Referee(game, outputs, private=settings.private,
+                          settle_ms=settings.settle_ms,
+                          confirm_with_clock=settings.clock_confirm, clock=clock,
+                          journal=journal)
+        yield Session(referee, Pump(referee, sensor, buttons), sensor, output, clock)
+
+
+def _open_hardware(stack: contextlib.ExitStack, game: Game, sensor: Sensor, rig: Rig | None,
+                   config: Any, settings: SessionSettings, clock: ChessClock | None,
+                   on_shown: Callable[[Update, Presentation], None] | None) -> HardwareOutput:
+    from hardware.display.backends import open_display
+    from hardware.leds.factory import open_player
+
+    names = [game.variant.layout.name(sq) for sq in range(game.variant.layout.size)]
+    leds = open_player(settings.leds, config=config.leds, sink=sensor, rig=rig, squares=names)
+    output = HardwareOutput(game, leds, None, clock, on_shown)
+    stack.callback(output.close)
+    output.display = open_display(settings.display, config=config.display)
+    return output
