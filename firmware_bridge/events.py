@@ -237,7 +237,16 @@ def read_event_file(path: str | Path) -> list[SensorEvent]:
     from firmware_bridge.errors import BoardNotFound
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_EVENT_FILE_BYTES + 1)
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BoardNotFound(f"cannot read event file {str(path)!r}: {exc}") from exc
+    if len(data) > MAX_EVENT_FILE_BYTES:
+        raise BoardNotFound(f"cannot read event file {str(path)!r}: larger than "
+                            f"{MAX_EVENT_FILE_BYTES // 2**20} MB, not an event file")
     return list(iter_event_lines(text.splitlines(), source=str(path)))
+
+
+#: Days of events at a line per move are a few MB; more is not an event file (/dev/zero).
+MAX_EVENT_FILE_BYTES = 64 * 2**20

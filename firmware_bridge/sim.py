@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import math
 import os
 import random
 import select
@@ -449,16 +450,23 @@ def _start_squares(url: str, start: str | None, rig: Rig) -> frozenset[str]:
     return squares
 
 
+#: The largest sensible value of each numeric sim option (a scan period of hours, a seed of
+#: thousands of digits is a typo, not a board).
+_SIM_MAX: Final = {"debounce": 100, "scan_ms": 1000.0, "snapshot_ms": 3_600_000, "seed": 2**64}
+
+
 def _num(url: str, options: Mapping[str, str], key: str, default: Any,
          typ: Callable[[str], Any]) -> Any:
     if key not in options:
         return default
     try:
-        value = typ(options[key])
+        value = typ(options[key]) if len(options[key]) <= 30 else None
     except ValueError:
-        raise BadSensorUrl(f"{url}: option {key}={options[key]!r} is not a number") from None
-    if value < 0 or (key == "debounce" and value < 1):
-        raise BadSensorUrl(f"{url}: option {key}={options[key]!r} is out of range")
+        raise BadSensorUrl(f"{url}: option {key}={options[key][:30]!r} is not a number") from None
+    low = 1 if key == "debounce" else 0
+    if value is None or not math.isfinite(value) or not low <= value <= _SIM_MAX[key]:
+        raise BadSensorUrl(f"{url}: option {key}={options[key][:30]!r} is out of range "
+                           f"({low} to {_SIM_MAX[key]})")
     return value
 
 

@@ -32,6 +32,8 @@ def parse_corners(text: str | list[Any]) -> Corners:
         data = json.loads(text) if isinstance(text, str) else text
     except json.JSONDecodeError as e:
         raise CornersError(f"corners are not valid JSON: {e.msg}") from e
+    except (ValueError, RecursionError):  # integers of 5000 digits, nesting 100,000 deep
+        raise CornersError("corners must be four [x, y] number pairs (a8, h8, h1, a1)") from None
     try:
         pts = np.asarray(data, dtype=np.float32)
     except (TypeError, ValueError) as e:

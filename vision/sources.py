@@ -131,8 +131,9 @@ def open_source(url: str) -> FrameSource:
     """
     if url.startswith("camera:"):
         num = url.removeprefix("camera:")
-        if not num.isdigit():
-            raise SourceNotFoundError(f"bad camera URL (want camera:N): {url}")
+        if not (num.isascii() and num.isdigit() and len(num) <= 4):
+            raise SourceNotFoundError(f"bad camera URL (want camera:N, N from 0 to 9999): "
+                                      f"{url[:40]}")
         return CaptureSource(url, int(num))
     if url.startswith(NETWORK_SCHEMES):
         return CaptureSource(url, url)

@@ -16,6 +16,7 @@ from typing import TextIO
 from firmware_bridge import open_sensor
 from firmware_bridge.errors import BridgeError, SensorTimeout
 from firmware_bridge.rig import load_rig
+from referee.app.errors import CommandParser, fail, int_in, whole_number
 from referee.live.journal import open_journal
 from referee.live.session import Referee, Update
 from referee.rules.errors import RefereeError
@@ -36,13 +37,14 @@ class TextOutput:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``gravekeeper watch``."""
-    parser = argparse.ArgumentParser(prog="gravekeeper watch")
+    parser = CommandParser(prog="gravekeeper watch")
     parser.add_argument("url", help="sensor URL: replay://FILE, sim://..., serial://..., dgt://...")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--options", help="variant options as a JSON object")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=whole_number, default=0)
     parser.add_argument("--rig", help="rig file (TOML) mapping the board to squares")
-    parser.add_argument("--settle", type=int, default=150, help="stillness before judging, ms")
+    parser.add_argument("--settle", type=int_in(0, 60_000), default=150,
+                        help="stillness before judging, ms")
     parser.add_argument("--clock-confirm", action="store_true",
                         help="recognise a move only when its player presses the clock")
     parser.add_argument("--private", default="",
@@ -66,8 +68,7 @@ def watch_main(argv: list[str]) -> int:
         if args.journal:
             journal, game = open_journal(args.journal, game)
     except (RefereeError, BridgeError, OSError) as err:
-        print(f"gravekeeper watch: {err}", file=sys.stderr)
-        return 2
+        return fail("gravekeeper watch", err)
     out = TextOutput(sys.stdout)
     if game.played:
         out.out.write(f"# resumed from {args.journal} after {len(game.played)} actions\n")
@@ -76,10 +77,9 @@ def watch_main(argv: list[str]) -> int:
     options = {"speed": 1.0 if args.realtime else 0.0} if args.url.startswith("replay:") else {}
     try:
         run(referee, args.url, rig, options)
-    except BridgeError as err:
-        print(f"gravekeeper watch: {err}", file=sys.stderr)
-        summary(referee, sys.stdout)
-        return 2
+    except (BridgeError, RefereeError) as err:  # the sensor failed, or the journal did
+        summary(referee, sys.stdout)  # the game so far, so that nothing is lost
+        return fail("gravekeeper watch", err)
     except KeyboardInterrupt:
         pass
     finally:
