@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Callable
 from importlib import import_module
 from typing import Any, Final
 
@@ -34,20 +35,28 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: gravekeeper COMMAND [ARGS]\n\ncommands:")
         for name, (_, doc) in COMMANDS.items():
             print(f"  {name:13} {doc}")
-        return 0 if args else 2
+        return 0 if args else fail("gravekeeper", "name a command (see the list above)")
     name = args[0]
     if name not in COMMANDS:
-        print(f"gravekeeper: unknown command {name!r} (try: gravekeeper --help)", file=sys.stderr)
-        return 2
+        return fail("gravekeeper", f"unknown command {name!r} (try: gravekeeper --help)")
+    return run_command(f"gravekeeper {name}", _command(name), args[1:])
+
+
+def _command(name: str) -> Callable[[list[str]], int]:
+    """The main function of command ``name``, its module imported only when it runs."""
     module_name, _, func = COMMANDS[name][0].partition(":")
-    try:
-        module = import_module(module_name)
-    except ModuleNotFoundError as err:
-        if err.name and module_name.startswith(err.name):
-            print(f"gravekeeper {name}: not available in this build yet", file=sys.stderr)
-            return 2
-        raise
-    return run_command(f"gravekeeper {name}", getattr(module, func), args[1:])
+
+    def run(argv: list[str]) -> int:
+        try:
+            module = import_module(module_name)
+        except ModuleNotFoundError as err:
+            if err.name and module_name.startswith(err.name):
+                return fail(f"gravekeeper {name}", "not available in this build yet")
+            raise
+        status: int = getattr(module, func)(argv)
+        return status
+
+    return run
 
 
 def _options(text: str | None) -> dict[str, Any]:
