@@ -67,7 +67,9 @@ def sense_main(argv: list[str]) -> int:
         options: dict[str, Any] = {}
         if args.fast and args.url.startswith("replay://"):
             options["speed"] = 0.0
-        if args.record:
+        if args.record is not None:
+            if not args.record:
+                raise _UsageError("--record needs a file name")
             options["record"] = args.record
         rig = load_rig(args.rig) if args.rig else None
         with open_sensor(args.url, rig=rig, **options) as sensor:

@@ -423,7 +423,7 @@ def build_sim(url: str, options: Mapping[str, str], rig: Rig | None, clock: Cloc
         debounce_scans=_num(url, options, "debounce", 2, int),
         scan_period=_num(url, options, "scan_ms", 0.5, float) / 1000.0,
         snapshot_period_ms=_num(url, options, "snapshot_ms", 2000, int),
-        leds=options.get("leds", "1") not in ("0", "false", "no"),
+        leds=_flag(url, options, "leds", True),
         seed=_num(url, options, "seed", 0, int))
     return SimSensor(url, sim, rig=board_rig, clock=clock, **sensor_options)
 
@@ -448,6 +448,17 @@ def _start_squares(url: str, start: str | None, rig: Rig) -> frozenset[str]:
     if unknown:
         raise BadSensorUrl(f"{url}: start squares not on the board: {', '.join(sorted(unknown))}")
     return squares
+
+
+def _flag(url: str, options: Mapping[str, str], key: str, default: bool) -> bool:
+    value = options.get(key)
+    if value is None:
+        return default
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.lower() in ("0", "false", "no", "off"):
+        return False
+    raise BadSensorUrl(f"{url}: option {key}={value[:30]!r} is not 1/0, true/false or yes/no")
 
 
 #: The largest sensible value of each numeric sim option (a scan period of hours, a seed of

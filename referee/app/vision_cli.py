@@ -7,9 +7,16 @@ Both return 0 on success and 2 on bad input, printing a one-line ``error:`` mess
 from __future__ import annotations
 
 import json
+import os
 
 from referee.app.errors import CommandParser, UsageError, fail
 from vision.errors import VisionError
+
+
+def _quiet_ffmpeg() -> None:
+    """FFmpeg (under OpenCV) prints its own lines on stderr ("Connection refused"); our one
+    error line already names the source, so its log is silenced unless the user set it."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 
 def _fail(prog: str, message: str) -> int:
@@ -74,6 +81,7 @@ def _track_parser() -> CommandParser:
 def track_main(argv: list[str]) -> int:
     """``vision-track SOURCE --corners JSON [--variant NAME]``: print moves, then a summary."""
     prog = "gravekeeper vision-track"
+    _quiet_ffmpeg()
     try:
         args = _track_parser().parse_args(argv)
         from referee.app.vision_track import Tracker

@@ -121,8 +121,10 @@ def _check_step_shape(i: int, step: Any) -> None:
         if not isinstance(step[flag], bool):
             raise ScenarioError(f"step {i}: {flag!r} must be true or false, "
                                 f"not {_show(step[flag])[:40]}")
-    if step.get("illegal") and step.get("fails"):
-        raise ScenarioError(f"step {i}: an action cannot be both 'illegal' and 'fails'")
+    outcomes = [flag for flag in sorted(STEP_FLAGS) if step.get(flag) is True]
+    if len(outcomes) != 1:  # a plain legal action is written as a string step
+        raise ScenarioError(f"step {i}: a 'play' object needs exactly one outcome: "
+                            f"\"illegal\": true or \"fails\": true")
 
 
 def _texts(value: Any) -> bool:
