@@ -28,6 +28,8 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{message} (see {self.prog} --help)")
 
 
+#: Messages are cut to this length (they may quote a huge input back).
+MAX_MESSAGE = 300
 #: A --timeout longer than a day is a typo (and ``nan`` would wait for ever).
 MAX_TIMEOUT = 86_400.0
 
@@ -78,7 +80,10 @@ def sense_main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         return 0
     except BridgeError as exc:
-        print(f"gravekeeper sense: {' '.join(str(exc).split())}", file=sys.stderr)
+        message = " ".join(str(exc).split())
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 3] + "..."
+        print(f"gravekeeper sense: {message}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

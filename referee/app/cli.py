@@ -12,7 +12,14 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any, Final
 
-from referee.app.errors import CommandParser, fail, int_in, run_command, whole_number
+from referee.app.errors import (
+    CommandParser,
+    fail,
+    int_in,
+    replace_closed_streams,
+    run_command,
+    whole_number,
+)
 from referee.rules.errors import RefereeError
 
 COMMANDS: Final = {
@@ -31,6 +38,7 @@ COMMANDS: Final = {
 def main(argv: list[str] | None = None) -> int:
     """Dispatch to a subcommand; returns the exit status."""
     args = sys.argv[1:] if argv is None else argv
+    replace_closed_streams()
     if not args or args[0] in ("-h", "--help", "help"):
         print("usage: gravekeeper COMMAND [ARGS]\n\ncommands:")
         for name, (_, doc) in COMMANDS.items():

@@ -89,6 +89,7 @@ def run_command(prog: str, func: Callable[[list[str]], int], argv: list[str]) ->
 
     Ctrl-C ends quietly with 130; a closed output pipe (``| head -1``) ends quietly with 0.
     """
+    replace_closed_streams()
     try:
         status = func(argv)
         sys.stdout.flush()
@@ -101,6 +102,16 @@ def run_command(prog: str, func: Callable[[list[str]], int], argv: list[str]) ->
     except (*EXPECTED, OSError, UnicodeError, ValueError, RecursionError, MemoryError,
             OverflowError) as err:
         return fail(prog, err)
+
+
+def replace_closed_streams() -> None:
+    """Started with a standard stream closed (``>&-``, ``<&-``), Python sets it to None and
+    the first print or read would crash: read nothing from and write nothing to /dev/null."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (lives as long as we do)
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
 
 
 def _silence_stdout() -> None:
