@@ -126,6 +126,10 @@ CASES: list[tuple[str, Case, tuple[str, ...]]] = [
     ("turns-huge", lambda t: ["demo", "--turns", "9" * 30], ("turns",)),
     ("camera-huge", lambda t: ["vision-track", "camera:99999999999999999999", "--corners", CORNERS],
      ("camera",)),
+    ("event-time-huge", lambda t: ["sense", "replay://" + write(t, "e.events", "0 lift e2\n"
+                                                                  + "9" * 30 + " place e4\n")],
+     ("out of range",)),
+    ("rig-endless", lambda t: ["sense", REPLAY, "--rig", "/dev/zero"], ("larger than",)),
     # output that cannot be written
     ("record-dev-full", lambda t: ["sense", REPLAY, "--fast", "--record", "/dev/full"],
      ("/dev/full",)),

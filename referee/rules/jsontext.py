@@ -50,11 +50,3 @@ def read_text(path: str | Path, error: type[RefereeError]) -> str:
         raise error(f"{path}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset "
                     f"{err.start})") from None
 
-
-def load_file(path: str | Path, error: type[RefereeError]) -> Any:
-    """The JSON value held in the file at ``path`` (raises ``error`` naming the file)."""
-    text = read_text(path, error)
-    try:
-        return loads(text, error)
-    except error as err:
-        raise error(f"{path}: {err}") from None
