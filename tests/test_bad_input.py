@@ -146,6 +146,8 @@ CASES: list[tuple[str, Case, tuple[str, ...]]] = [
     ("unknown-variant", lambda t: ["perft", "--variant", "chess960", "1"], ("chess960",)),
     ("unknown-option", lambda t: ["play", "--options", '{"zz": 1}'], ("'zz'",)),
     ("unknown-scheme", lambda t: ["watch", "ftp://x"], ("ftp",)),
+    ("unknown-video-scheme", lambda t: ["vision-track", "ftp://x", "--corners", CORNERS],
+     ("'ftp'",)),
     ("unknown-flag", lambda t: ["perft", "--bogus", "1"], ("--bogus",)),
     ("bad-regex-url", lambda t: ["sense", "hwgrep://((("], ("hwgrep",)),
     ("unknown-command", lambda t: ["frobnicate"], ("frobnicate",)),
