@@ -86,10 +86,6 @@ def _options(text: str | None) -> dict[str, Any]:
 MAX_PERFT_DEPTH = 20
 
 
-def _fail(command: str, err: Exception) -> int:
-    return fail(f"gravekeeper {command}", err)
-
-
 def check_main(argv: list[str]) -> int:
     """``gravekeeper check FILE_OR_FOLDER...``"""
     from referee.rules.conformance import check
@@ -97,10 +93,7 @@ def check_main(argv: list[str]) -> int:
     parser = CommandParser(prog="gravekeeper check")
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args(argv)
-    try:
-        results, status = check(args.paths)
-    except RefereeError as err:
-        return _fail("check", err)
+    results, status = check(args.paths)
     for result in results:
         for line in result.failures:
             print(line)
@@ -126,12 +119,9 @@ def perft_main(argv: list[str]) -> int:
     parser.add_argument("--divide", action="store_true")
     parser.add_argument("depth", type=int_in(0, MAX_PERFT_DEPTH))
     args = parser.parse_args(argv)
-    try:
-        game = Game(args.variant, _options(args.options), seed=args.seed)
-        for text in args.moves.split():
-            game.play(text)
-    except RefereeError as err:
-        return _fail("perft", err)
+    game = Game(args.variant, _options(args.options), seed=args.seed)
+    for text in args.moves.split():
+        game.play(text)
     if args.divide:
         rows = divide(game.variant, game.state, args.depth)
         for text, count in rows:
@@ -157,13 +147,10 @@ def play_main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=whole_number, default=0)
     parser.add_argument("--load", help="resume a saved game record")
     args = parser.parse_args(argv)
-    try:
-        if args.load:
-            game = replay(GameRecord.from_json(read_text(args.load, RecordError)))
-        else:
-            game = Game(args.variant, _options(args.options), seed=args.seed)
-    except RefereeError as err:
-        return _fail("play", err)
+    if args.load:
+        game = replay(GameRecord.from_json(read_text(args.load, RecordError)))
+    else:
+        game = Game(args.variant, _options(args.options), seed=args.seed)
     if isinstance(sys.stdin, io.TextIOWrapper):  # a line that is not UTF-8 is refused, not fatal
         sys.stdin.reconfigure(errors="replace")
     return TerminalGame(game, sys.stdout).run(sys.stdin)

@@ -18,13 +18,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_bridge import open_sensor
-from firmware_bridge.errors import BridgeError, SensorTimeout
+from firmware_bridge.errors import SensorTimeout
 from firmware_bridge.sensor import Sensor
 from referee.app.errors import CommandParser, fail, float_in, int_in, whole_number
 from referee.live.physical import Step, physical_steps
 from referee.live.session import Referee, Update
 from referee.rules import actions as A
-from referee.rules.errors import RefereeError
 from referee.rules.game import Game
 from referee.rules.pieces import COLOUR_NAMES
 
@@ -219,11 +218,8 @@ def demo_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.capture is not None and args.capture.exists() and not args.capture.is_dir():
         return fail("gravekeeper demo", f"--capture {args.capture}: exists and is not a folder")
-    try:
-        game = run_demo(args.variant, _options(args.options), args.seed, args.turns, sys.stdout,
-                        args.capture, args.pace, args.noise)
-    except (RefereeError, BridgeError) as err:
-        return fail("gravekeeper demo", err)
+    game = run_demo(args.variant, _options(args.options), args.seed, args.turns, sys.stdout,
+                    args.capture, args.pace, args.noise)
     end = game.outcome
     print(f"=== {len(game.played)} actions refereed; result {end.result} {end.reason}".rstrip())
     print("=== moves: " + " ".join(game.action_texts()))
