@@ -36,7 +36,6 @@ BAD_INPUT = 2
 INTERRUPTED = 130
 
 
-
 class UsageError(ValueError):
     """A command-line usage error: a bad option or argument (reported as one line)."""
 
