@@ -85,7 +85,9 @@ def open_journal(path: str | Path, game: Game) -> tuple[Journal, Game]:
         if (resumed.variant.name, resumed.variant.options, resumed.seed) != (
                 game.variant.name, game.variant.options, game.seed):
             raise RecordError(f"{path}: this journal is of another game "
-                              f"({resumed.variant.name}, seed {resumed.seed})")
+                              f"({resumed.variant.name}, seed {resumed.seed}); give the same "
+                              "--variant, --options and --seed to resume it, or name another "
+                              "--journal")
         _drop_torn_tail(path)
         return Journal(path, path.open("a", encoding="utf-8")), resumed
     journal = Journal(path, path.open("w", encoding="utf-8"))
