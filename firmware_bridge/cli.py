@@ -9,8 +9,9 @@ line on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.events import format_event
@@ -18,8 +19,33 @@ from firmware_bridge.factory import open_sensor
 from firmware_bridge.rig import load_rig
 
 
+class _UsageError(BridgeError, ValueError):
+    """A bad option or argument, reported as one line like every other error."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{message} (see {self.prog} --help)")
+
+
+#: Messages are cut to this length (they may quote a huge input back).
+MAX_MESSAGE = 300
+#: A --timeout longer than a day is a typo (and ``nan`` would wait for ever).
+MAX_TIMEOUT = 86_400.0
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:30]!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 <= value <= MAX_TIMEOUT):
+        raise argparse.ArgumentTypeError(f"{text[:30]} is out of range (0 to {MAX_TIMEOUT:g} s)")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="gravekeeper sense",
         description="Print a board's sensor events (EVENTS.md format) as they arrive.")
     p.add_argument("url", help="sensor URL: sim://, serial:///dev/ttyACM0, hwgrep://VID:PID, "
@@ -28,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--times", action="store_true", help="print the <ms> time column")
     p.add_argument("--record", metavar="FILE", help="also write the events to FILE "
                                                     "(EVENTS.md, replayable with replay://)")
-    p.add_argument("--timeout", type=float, default=None, metavar="S",
+    p.add_argument("--timeout", type=_seconds, default=None, metavar="S",
                    help="stop after S seconds without an event (default: never)")
     p.add_argument("--fast", action="store_true",
                    help="replay:// files as fast as possible instead of in real time")
@@ -38,13 +64,15 @@ def _parser() -> argparse.ArgumentParser:
 def sense_main(argv: list[str]) -> int:
     """Run ``gravekeeper sense`` with ``argv`` (without the program name); return the exit
     code: 0 at the end of the stream or on Ctrl-C, 2 on any error (printed as one line)."""
-    args = _parser().parse_args(argv)
-    options: dict[str, Any] = {}
-    if args.fast and args.url.startswith("replay://"):
-        options["speed"] = 0.0
-    if args.record:
-        options["record"] = args.record
     try:
+        args = _parser().parse_args(argv)
+        options: dict[str, Any] = {}
+        if args.fast and args.url.startswith("replay://"):
+            options["speed"] = 0.0
+        if args.record is not None:
+            if not args.record:
+                raise _UsageError("--record needs a file name")
+            options["record"] = args.record
         rig = load_rig(args.rig) if args.rig else None
         with open_sensor(args.url, rig=rig, **options) as sensor:
             for ev in sensor.events(timeout=args.timeout):
@@ -52,7 +80,10 @@ def sense_main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         return 0
     except BridgeError as exc:
-        print(f"gravekeeper sense: {exc}", file=sys.stderr)
+        message = " ".join(str(exc).split())
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 3] + "..."
+        print(f"gravekeeper sense: {message}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

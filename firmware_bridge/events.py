@@ -152,7 +152,13 @@ def parse_event_line(
     except ValueError as exc:
         where = f"{source}:" if source else ""
         where += f"line {lineno}" if lineno is not None else "line"
-        raise EventFormatError(f"{where}: {exc}: {text!r}") from None
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        raise EventFormatError(f"{where}: {exc}: {shown!r}") from None
+
+
+#: A time of more digits is not a recording (10**10 ms is 115 days); waiting for it would
+#: overflow the platform's timer.
+MAX_TIME_DIGITS = 10
 
 
 def _parse_tokens(tokens: list[str]) -> SensorEvent:
@@ -160,6 +166,9 @@ def _parse_tokens(tokens: list[str]) -> SensorEvent:
         raise ValueError("expected '<ms> <kind> ...'")
     if not tokens[0].isdigit():
         raise ValueError(f"time {tokens[0]!r} is not a whole number of milliseconds")
+    if len(tokens[0]) > MAX_TIME_DIGITS:
+        raise ValueError(f"time {tokens[0][:20]!r}... is out of range (at most "
+                         f"{MAX_TIME_DIGITS} digits: {10**MAX_TIME_DIGITS // 86_400_000} days)")
     t_ms, kind, args = int(tokens[0]), tokens[1], tokens[2:]
     if kind == "lift":
         return Lift(t_ms, _one_square(kind, args))
@@ -237,7 +246,16 @@ def read_event_file(path: str | Path) -> list[SensorEvent]:
     from firmware_bridge.errors import BoardNotFound
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_EVENT_FILE_BYTES + 1)
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BoardNotFound(f"cannot read event file {str(path)!r}: {exc}") from exc
+    if len(data) > MAX_EVENT_FILE_BYTES:
+        raise BoardNotFound(f"cannot read event file {str(path)!r}: larger than "
+                            f"{MAX_EVENT_FILE_BYTES // 2**20} MB, not an event file")
     return list(iter_event_lines(text.splitlines(), source=str(path)))
+
+
+#: Days of events at a line per move are a few MB; more is not an event file (/dev/zero).
+MAX_EVENT_FILE_BYTES = 64 * 2**20

@@ -19,6 +19,7 @@ importing this package opens nothing and loads no driver it does not need.
 from __future__ import annotations
 
 import importlib
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -134,7 +135,7 @@ def _build_serial(parsed: SensorUrl, rig: Rig | None, clock: Clock,
     unknown = set(parsed.query) - {"baud"}
     if unknown:
         raise BadSensorUrl(f"{parsed.url!r}: unknown option {sorted(unknown)[0]!r} (known: baud)")
-    baud = _int_option(parsed, "baud", BAUDRATE)
+    baud = _int_option(parsed, "baud", BAUDRATE, MAX_BAUD)
     factory = pyserial_factory(parsed.url, target, baudrate=baud, exclusive=exclusive)
     return BoardSensor(parsed.url, factory, rig=rig, clock=clock,
                        **_board_options(parsed, options))
@@ -167,24 +168,39 @@ def _build_replay(parsed: SensorUrl, rig: Rig | None, clock: Clock,
         raise BadSensorUrl(f"{parsed.url!r}: unknown option {sorted(unknown)[0]!r} "
                            "(known: speed)")
     speed = options.get("speed", _float_option(parsed, "speed", 1.0))
-    if speed < 0:
-        raise BadSensorUrl(f"{parsed.url!r}: speed must be >= 0 (0 = as fast as possible)")
+    if not (speed == 0 or MIN_SPEED <= speed <= MAX_SPEED):
+        raise BadSensorUrl(f"{parsed.url!r}: speed must be 0 (as fast as possible) or from "
+                           f"{MIN_SPEED:g} to {MAX_SPEED:g} times real time")
     return ReplaySensor(parsed.url, parsed.target, speed=float(speed), clock=clock,
                         wait=options.get("wait"))
 
 
-def _int_option(parsed: SensorUrl, key: str, default: int) -> int:
+#: Serial speeds pyserial and USB CDC accept; beyond this a number is a typo.
+MAX_BAUD: Final = 4_000_000
+#: replay:// speeds: slower than 1/1000 of real time would look like a hang.
+MIN_SPEED: Final = 0.001
+MAX_SPEED: Final = 1_000_000.0
+
+
+def _int_option(parsed: SensorUrl, key: str, default: int, high: int) -> int:
+    text = str(parsed.query.get(key, default))
     try:
-        return int(parsed.query.get(key, default))
+        value = int(text) if len(text) <= 20 else -1
     except ValueError:
         raise BadSensorUrl(f"{parsed.url!r}: {key} must be a whole number") from None
+    if not 1 <= value <= high:
+        raise BadSensorUrl(f"{parsed.url!r}: {key} must be from 1 to {high}")
+    return value
 
 
 def _float_option(parsed: SensorUrl, key: str, default: float) -> float:
     try:
-        return float(parsed.query.get(key, default))
+        value = float(parsed.query.get(key, default))
     except ValueError:
         raise BadSensorUrl(f"{parsed.url!r}: {key} must be a number") from None
+    if not math.isfinite(value):
+        raise BadSensorUrl(f"{parsed.url!r}: {key} must be a finite number")
+    return value
 
 
 def _build_dgt(parsed: SensorUrl, rig: Rig | None, clock: Clock,

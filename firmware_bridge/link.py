@@ -9,6 +9,7 @@ thread go through one lock. Subclasses implement the protocol hooks.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from abc import abstractmethod
@@ -44,7 +45,8 @@ def pyserial_factory(url: str, target: str, *, baudrate: int = 115200,
             kwargs["exclusive"] = True
         try:
             return serial.serial_for_url(target, **kwargs)
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except (serial.SerialException, OSError, ValueError, re.error) as exc:
+            # re.error: hwgrep:// takes a regular expression and pyserial compiles it
             raise BoardNotFound(f"{url}: cannot open the board: {exc}") from exc
 
     return open_port

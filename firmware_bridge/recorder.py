@@ -31,6 +31,9 @@ class EventRecorder:
         self._lock = threading.Lock()
         self._times = times
         self._owned = isinstance(target, (str, Path))
+        #: The file's name (for messages); ``failed`` once a write could not be completed.
+        self.name = str(target) if self._owned else getattr(target, "name", "<stream>")
+        self.failed = False
         if isinstance(target, (str, Path)):
             try:
                 self._fp: IO[str] = open(target, "w", encoding="utf-8")  # noqa: SIM115
@@ -43,20 +46,34 @@ class EventRecorder:
                 self._fp.write(f"# {line}\n")
 
     def write(self, ev: SensorEvent) -> None:
-        """Append ``ev`` as one line and flush."""
+        """Append ``ev`` as one line and flush.
+
+        Raises:
+            OSError: the line could not be written (``failed`` is then set; later writes
+                are dropped).
+        """
         with self._lock:
-            if self._fp.closed:
+            if self._fp.closed or self.failed:
                 return
-            self._fp.write(format_event(ev, self._times) + "\n")
-            self._fp.flush()
+            try:
+                self._fp.write(format_event(ev, self._times) + "\n")
+                self._fp.flush()
+            except OSError:
+                self.failed = True
+                raise
 
     def close(self) -> None:
-        """Flush, and close the file if the recorder opened it; idempotent."""
+        """Flush, and close the file if the recorder opened it; idempotent. After a failed
+        write the error was already raised once: closing does not raise it again."""
         with self._lock:
-            if self._owned and not self._fp.closed:
-                self._fp.close()
-            elif not self._fp.closed:
-                self._fp.flush()
+            try:
+                if self._owned and not self._fp.closed:
+                    self._fp.close()
+                elif not self._fp.closed:
+                    self._fp.flush()
+            except OSError:
+                if not self.failed:
+                    raise
 
     def __enter__(self) -> Self:
         return self

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from firmware_bridge.errors import BridgeError
 from firmware_bridge.events import SensorEvent, read_event_file
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
 
@@ -59,6 +60,12 @@ class ReplaySensor(Sensor):
         return max(0, int((self._clock() - self._start) * 1000 * self.speed))
 
     def _play(self, stop: threading.Event) -> None:
+        try:
+            self._play_events()
+        except (OverflowError, ValueError, OSError) as exc:  # never die silently: say why
+            self._finish(BridgeError(f"{self.url}: replay stopped: {exc}"))
+
+    def _play_events(self) -> None:
         start = self._start = self._clock()
         for ev in self._events:
             if self.speed > 0:

@@ -105,6 +105,10 @@ class Rig:
         return frozenset(s for m in self.modules for s in m.cells if s is not None)
 
 
+#: A rig file is a page of TOML; anything far larger (``/dev/zero``) is not one.
+MAX_RIG_BYTES = 1024 * 1024
+
+
 def load_rig(path_or_name: str | Path) -> Rig:
     """Load a rig file, or a built-in rig when given a variant name that is not a file.
 
@@ -115,11 +119,15 @@ def load_rig(path_or_name: str | Path) -> Rig:
     if str(path_or_name) in BUILTIN_RIGS and not path.exists():
         return builtin_rig(str(path_or_name))
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_RIG_BYTES + 1)
+        text = data.decode("utf-8")
     except OSError as exc:
         raise RigError(f"{path}: cannot read rig file: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise RigError(f"{path}: cannot read rig file: not UTF-8 text ({exc.reason})") from exc
+    if len(data) > MAX_RIG_BYTES:
+        raise RigError(f"{path}: cannot read rig file: larger than {MAX_RIG_BYTES // 1024} KB")
     return parse_rig(text, source=str(path), default_name=path.stem)
 
 

@@ -207,10 +207,23 @@ class Sensor(ABC):
         return max(0, int((self._clock() - self._t0) * 1000))
 
     def _emit(self, ev: SensorEvent) -> None:
-        """Deliver ``ev`` to consumers (and to the recorder, if any)."""
-        if self._recorder is not None:
-            self._recorder.write(ev)
+        """Deliver ``ev`` to consumers (and to the recorder, if any).
+
+        If the recording cannot be written (disk full, ``--record /dev/full``), the event is
+        still delivered, then the stream ends with an error naming the file: the consumer
+        learns at once, instead of the reader thread dying and leaving it waiting for ever.
+        """
+        if self._recorder is None:
+            self._queue.put(ev)
+            return
+        if self._recorder.failed:
+            return
         self._queue.put(ev)
+        try:
+            self._recorder.write(ev)
+        except OSError as exc:
+            self._finish(BridgeError(f"cannot write the event file {self._recorder.name}: "
+                                     f"{exc.strerror or exc} (the events before are in it)"))
 
     def _finish(self, error: BridgeError | None = None) -> None:
         """End the stream (from the reader thread), optionally with a fatal ``error``."""

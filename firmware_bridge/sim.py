@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import math
 import os
 import random
 import select
@@ -634,7 +635,7 @@ def build_sim(url: str, options: Mapping[str, str], rig: Rig | None, clock: Cloc
         scan_period=_num(url, options, "scan_ms", 2 if firmware == "micropython" else 0.5,
                          float) / 1000.0,
         snapshot_period_ms=_num(url, options, "snapshot_ms", 2000, int),
-        leds=options.get("leds", "1") not in ("0", "false", "no"),
+        leds=_flag(url, options, "leds", True),
         seed=_num(url, options, "seed", 0, int), firmware=firmware)
     return SimSensor(url, sim, rig=board_rig, clock=clock, **sensor_options)
 
@@ -661,16 +662,34 @@ def _start_squares(url: str, start: str | None, rig: Rig) -> frozenset[str]:
     return squares
 
 
+def _flag(url: str, options: Mapping[str, str], key: str, default: bool) -> bool:
+    value = options.get(key)
+    if value is None:
+        return default
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.lower() in ("0", "false", "no", "off"):
+        return False
+    raise BadSensorUrl(f"{url}: option {key}={value[:30]!r} is not 1/0, true/false or yes/no")
+
+
+#: The largest sensible value of each numeric sim option (a scan period of hours, a seed of
+#: thousands of digits is a typo, not a board).
+_SIM_MAX: Final = {"debounce": 100, "scan_ms": 1000.0, "snapshot_ms": 3_600_000, "seed": 2**64}
+
+
 def _num(url: str, options: Mapping[str, str], key: str, default: Any,
          typ: Callable[[str], Any]) -> Any:
     if key not in options:
         return default
     try:
-        value = typ(options[key])
+        value = typ(options[key]) if len(options[key]) <= 30 else None
     except ValueError:
-        raise BadSensorUrl(f"{url}: option {key}={options[key]!r} is not a number") from None
-    if value < 0 or (key == "debounce" and value < 1):
-        raise BadSensorUrl(f"{url}: option {key}={options[key]!r} is out of range")
+        raise BadSensorUrl(f"{url}: option {key}={options[key][:30]!r} is not a number") from None
+    low = 1 if key == "debounce" else 0
+    if value is None or not math.isfinite(value) or not low <= value <= _SIM_MAX[key]:
+        raise BadSensorUrl(f"{url}: option {key}={options[key][:30]!r} is out of range "
+                           f"({low} to {_SIM_MAX[key]})")
     return value
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from vision.errors import CornersError
 
 SQUARE = 50  # pixels per square in the warped board
+MAX_PIXEL = 1e6  # no camera has corners a million pixels away
 BOARD = 8 * SQUARE
 
 Corners = np.ndarray[Any, np.dtype[np.float32]]
@@ -32,12 +33,15 @@ def parse_corners(text: str | list[Any]) -> Corners:
         data = json.loads(text) if isinstance(text, str) else text
     except json.JSONDecodeError as e:
         raise CornersError(f"corners are not valid JSON: {e.msg}") from e
+    except (ValueError, RecursionError):  # integers of 5000 digits, nesting 100,000 deep
+        raise CornersError("corners must be four [x, y] number pairs (a8, h8, h1, a1)") from None
     try:
-        pts = np.asarray(data, dtype=np.float32)
-    except (TypeError, ValueError) as e:
+        wide = np.asarray(data, dtype=np.float64)  # float32 would overflow (with a warning)
+    except (TypeError, ValueError, OverflowError) as e:
         raise CornersError("corners must be four [x, y] number pairs") from e
-    if pts.shape != (4, 2) or not np.all(np.isfinite(pts)):
+    if wide.shape != (4, 2) or not np.all(np.isfinite(wide)) or np.any(np.abs(wide) > MAX_PIXEL):
         raise CornersError("corners must be four [x, y] number pairs (a8, h8, h1, a1)")
+    pts: Corners = wide.astype(np.float32)
     area = cv2.contourArea(pts.reshape(-1, 1, 2))
     if area < 64.0:
         raise CornersError("corners enclose (almost) no area")

@@ -131,8 +131,9 @@ def open_source(url: str) -> FrameSource:
     """
     if url.startswith("camera:"):
         num = url.removeprefix("camera:")
-        if not num.isdigit():
-            raise SourceNotFoundError(f"bad camera URL (want camera:N): {url}")
+        if not (num.isascii() and num.isdigit() and len(num) <= 4):
+            raise SourceNotFoundError(f"bad camera URL (want camera:N, N from 0 to 9999): "
+                                      f"{url[:40]}")
         return CaptureSource(url, int(num))
     if url.startswith(NETWORK_SCHEMES):
         return CaptureSource(url, url)
@@ -140,7 +141,12 @@ def open_source(url: str) -> FrameSource:
     if path.is_dir():
         return FolderSource(url, path)
     if not path.is_file():
-        raise SourceNotFoundError(f"no such file or folder: {path}")
+        scheme, sep, _ = url.partition("://")
+        if sep and scheme.isalnum() and not url.startswith("file://"):
+            known = ", ".join(("camera:N", *NETWORK_SCHEMES, "file://"))
+            raise SourceNotFoundError(f"unknown video source scheme {scheme[:20]!r} "
+                                      f"(known: {known}, or a file or folder)")
+        raise SourceNotFoundError(f"no such file or folder: {str(path)[:200]}")
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return ImageSource(url, path)
     return CaptureSource(url, str(path))

@@ -12,20 +12,17 @@ made as a player would on a phone. The session (sensor, referee, LEDs, display, 
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_bridge.errors import BridgeError
-from hardware.errors import HardwareError
+from referee.app.errors import CommandParser, fail, float_in, int_in, whole_number
 from referee.app.runner import Pump, SessionSettings, open_session
 from referee.live.physical import Step, physical_steps
 from referee.live.session import Referee, Update
 from referee.rules import actions as A
-from referee.rules.errors import RefereeError
 from referee.rules.game import Game
 from referee.rules.pieces import COLOUR_NAMES
 
@@ -161,28 +158,31 @@ def _private_choices(player: Player, referee: Referee) -> None:
         referee.private_action(text)
 
 
+#: More turns than any game lasts (the demo stops when the game ends anyway).
+MAX_TURNS = 2000
+
+
 def demo_main(argv: list[str]) -> int:
     """``gravekeeper demo [--variant V] [--turns N] [--seed N] [--capture DIR]``"""
     from referee.app.cli import _options
 
-    parser = argparse.ArgumentParser(prog="gravekeeper demo")
+    parser = CommandParser(prog="gravekeeper demo")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--options", help="variant options as a JSON object")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--turns", type=int, default=24)
+    parser.add_argument("--seed", type=whole_number, default=1)
+    parser.add_argument("--turns", type=int_in(0, MAX_TURNS), default=24)
     parser.add_argument("--capture", type=Path, help="write LED and display PNGs here")
-    parser.add_argument("--pace", type=float, default=0.0, help="seconds to pause per turn")
+    parser.add_argument("--pace", type=float_in(0.0, 60.0), default=0.0,
+                        help="seconds to pause per turn")
     parser.add_argument("--noise", action="store_true", help="add switch bounce and brushes")
     parser.add_argument("--firmware", choices=("python", "micropython"), default="python",
                         help="the simulated board runs the firmware's logic in this process, "
                         "or pico_main.py on MicroPython's Unix port")
     args = parser.parse_args(argv)
-    try:
-        game = run_demo(args.variant, _options(args.options), args.seed, args.turns, sys.stdout,
-                        args.capture, args.pace, args.noise, args.firmware)
-    except (RefereeError, BridgeError, HardwareError) as err:
-        print(f"gravekeeper demo: {err}", file=sys.stderr)
-        return 2
+    if args.capture is not None and args.capture.exists() and not args.capture.is_dir():
+        return fail("gravekeeper demo", f"--capture {args.capture}: exists and is not a folder")
+    game = run_demo(args.variant, _options(args.options), args.seed, args.turns, sys.stdout,
+                    args.capture, args.pace, args.noise, args.firmware)
     end = game.outcome
     print(f"=== {len(game.played)} actions refereed; result {end.result} {end.reason}".rstrip())
     print("=== moves: " + " ".join(game.public_action_texts()))

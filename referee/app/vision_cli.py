@@ -6,30 +6,25 @@ Both return 0 on success and 2 on bad input, printing a one-line ``error:`` mess
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-from typing import NoReturn
+import os
 
+from referee.app.errors import CommandParser, UsageError, fail
 from vision.errors import VisionError
 
 
-class _UsageError(Exception):
-    """An argument error raised by :class:`_Parser` instead of exiting."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
+def _quiet_ffmpeg() -> None:
+    """FFmpeg (under OpenCV) prints its own lines on stderr ("Connection refused"); our one
+    error line already names the source, so its log is silenced unless the user set it."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 
 def _fail(prog: str, message: str) -> int:
-    print(f"{prog}: error: {message}", file=sys.stderr)
-    return 2
+    return fail(prog, f"error: {message}")
 
 
-def _eval_parser() -> _Parser:
-    p = _Parser(prog="gravekeeper vision-eval",
+def _eval_parser() -> CommandParser:
+    p = CommandParser(prog="gravekeeper vision-eval",
                 description="Score the camera pipeline on labelled photos.")
     p.add_argument("labels", help="labels CSV (file, fen_board, corners_a8_h8_h1_a1, ...)")
     p.add_argument("--corners", choices=("given", "auto"), default="given",
@@ -49,7 +44,7 @@ def eval_main(argv: list[str]) -> int:
 
         photos = read_labels(args.labels)
         summary = evaluate(photos, locate_board if args.corners == "auto" else None)
-    except _UsageError as e:
+    except UsageError as e:
         return _fail(prog, str(e))
     except VisionError as e:
         return _fail(prog, str(e))
@@ -73,8 +68,8 @@ def eval_main(argv: list[str]) -> int:
     return 0
 
 
-def _track_parser() -> _Parser:
-    p = _Parser(prog="gravekeeper vision-track",
+def _track_parser() -> CommandParser:
+    p = CommandParser(prog="gravekeeper vision-track",
                 description="Follow a game from its start position on video.")
     p.add_argument("source", help="video file, folder of frames (name order), camera:N or URL")
     p.add_argument("--corners", required=True,
@@ -86,6 +81,7 @@ def _track_parser() -> _Parser:
 def track_main(argv: list[str]) -> int:
     """``vision-track SOURCE --corners JSON [--variant NAME]``: print moves, then a summary."""
     prog = "gravekeeper vision-track"
+    _quiet_ffmpeg()
     try:
         args = _track_parser().parse_args(argv)
         from referee.app.vision_track import Tracker
@@ -101,7 +97,7 @@ def track_main(argv: list[str]) -> int:
         with open_source(args.source) as src:
             for move in tracker.run(src.frames()):
                 print(move.text, flush=True)
-    except _UsageError as e:
+    except UsageError as e:
         return _fail(prog, str(e))
     except VisionError as e:
         return _fail(prog, str(e))

@@ -17,6 +17,7 @@ from typing import TextIO
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.rig import Rig, load_rig
 from hardware.errors import HardwareError
+from referee.app.errors import CommandParser, fail, int_in, whole_number
 from referee.app.runner import SessionSettings, open_session
 from referee.live.journal import open_journal
 from referee.live.session import Referee, Update
@@ -38,18 +39,19 @@ class TextOutput:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``gravekeeper watch``."""
-    parser = argparse.ArgumentParser(prog="gravekeeper watch")
+    parser = CommandParser(prog="gravekeeper watch")
     parser.add_argument("url", help="sensor URL: replay://FILE, sim://..., serial://..., dgt://...")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--options", help="variant options as a JSON object")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=whole_number, default=0)
     parser.add_argument("--rig", help="rig file (TOML) or built-in rig name: maps the board to "
                         "squares and names the LEDs, display and buttons to drive")
     parser.add_argument("--leds", help="LED backend instead of the rig's (e.g. mock, board)")
     parser.add_argument("--display", help="display instead of the rig's (e.g. dummy)")
     parser.add_argument("--clock", help="time control: 5+3 (minutes + increment in seconds), "
                         "5d3 (simple delay), 5b3 (Bronstein delay) or 5")
-    parser.add_argument("--settle", type=int, default=150, help="stillness before judging, ms")
+    parser.add_argument("--settle", type=int_in(0, 60_000), default=150,
+                        help="stillness before judging, ms")
     parser.add_argument("--clock-confirm", action="store_true",
                         help="recognise a move only when its player presses the clock")
     parser.add_argument("--private", default="",
@@ -90,9 +92,8 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
         game = Game(settings.variant, settings.options, seed=settings.seed)
         if journal_path:
             journal, game = open_journal(journal_path, game)
-    except (RefereeError, OSError) as err:
-        print(f"gravekeeper {command}: {err}", file=sys.stderr)
-        return 2
+    except (RefereeError, BridgeError, OSError) as err:
+        return fail(f"gravekeeper {command}", err)
     out = TextOutput(sys.stdout)
     if game.played:
         out.out.write(f"# resumed from {journal_path} after {len(game.played)} actions\n")
@@ -108,9 +109,9 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
                 session.pump.run()
             except KeyboardInterrupt:
                 pass
-    except (BridgeError, HardwareError, ValueError) as err:
-        print(f"gravekeeper {command}: {err}", file=sys.stderr)
-        status = 2
+    except (BridgeError, HardwareError, RefereeError, ValueError) as err:
+        # the sensor, a device or the journal failed: the game so far is still summed up below
+        status = fail(f"gravekeeper {command}", err)
     finally:
         if journal is not None:
             journal.close()

@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from referee.rules.errors import RecordError, RefereeError
 from referee.rules.game import ADJUDICATE, Game, Played
+from referee.rules.jsontext import loads, read_text
 from referee.rules.records import game_from, start_position
 
 FORMAT = "gravekeeper-journal/1"
@@ -31,6 +32,7 @@ class Journal:
     def __init__(self, path: Path, handle: IO[str]) -> None:
         self.path = path
         self._handle = handle
+        self._failed = False
 
     def write(self, played: Played) -> None:
         """Record one applied action (durably: flushed and fsync'd)."""
@@ -41,14 +43,31 @@ class Journal:
         self._append(line)
 
     def _append(self, data: dict[str, Any]) -> None:
-        self._handle.write(json.dumps(data) + "\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        """Write one line durably.
+
+        Raises:
+            RecordError: the line could not be written (disk full, device gone); the journal
+                still holds every line before it, so the game can be resumed from it.
+        """
+        if self._failed:
+            raise RecordError(f"{self.path}: the journal could not be written before")
+        try:
+            self._handle.write(json.dumps(data) + "\n")
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        except OSError as err:
+            self._failed = True
+            raise RecordError(f"cannot write the journal {self.path}: {err.strerror or err} "
+                              "(it holds every action before this one)") from None
 
     def close(self) -> None:
-        """Close the file (idempotent)."""
+        """Close the file (idempotent; after a failed write, quietly)."""
         if not self._handle.closed:
-            self._handle.close()
+            try:
+                self._handle.close()
+            except OSError:
+                if not self._failed:
+                    raise
 
 
 def open_journal(path: str | Path, game: Game) -> tuple[Journal, Game]:
@@ -67,7 +86,9 @@ def open_journal(path: str | Path, game: Game) -> tuple[Journal, Game]:
         if (resumed.variant.name, resumed.variant.options, resumed.seed) != (
                 game.variant.name, game.variant.options, game.seed):
             raise RecordError(f"{path}: this journal is of another game "
-                              f"({resumed.variant.name}, seed {resumed.seed})")
+                              f"({resumed.variant.name}, seed {resumed.seed}); give the same "
+                              "--variant, --options and --seed to resume it, or name another "
+                              "--journal")
         _drop_torn_tail(path)
         return Journal(path, path.open("a", encoding="utf-8")), resumed
     journal = Journal(path, path.open("w", encoding="utf-8"))
@@ -90,35 +111,56 @@ def read_journal(path: str | Path) -> Game:
     """
     path = Path(path)
     lines = _lines(path)
+    way_out = "delete the file or name another --journal to start a new game"
     if not lines:
-        raise RecordError(f"{path}: empty journal")
+        if read_text(path, RecordError).strip():
+            raise RecordError(f"{path}: the journal's header (line 1) was cut short, so no game "
+                              f"was recorded in it; {way_out}")
+        raise RecordError(f"{path}: empty journal; {way_out}")
     header = _parse(path, 1, lines[0])
     if header.get("format") != FORMAT:
         raise RecordError(f"{path}: line 1 is not a {FORMAT} header")
     try:
         start = header.get("start")
-        game = game_from(str(header["variant"]), header.get("options") or {},
-                         int(header["seed"]), str(start) if start else None)
-    except (KeyError, TypeError, ValueError, RefereeError) as err:
+        game = game_from(_field(header, "variant", str), _field(header, "options", dict, {}),
+                         _field(header, "seed", int),
+                         _field(header, "start", str) if start is not None else None)
+    except (RefereeError, ValueError) as err:
         raise RecordError(f"{path}: line 1: bad header: {err}") from None
     for number, text in enumerate(lines[1:], 2):
         _replay_line(game, path, number, _parse(path, number, text))
     return game
 
 
+def _field(data: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
+    """``data[key]`` if it is of type ``kind`` (``default`` when absent and given)."""
+    if key not in data and default is not None:
+        return default
+    if key not in data:
+        raise RecordError(f"no {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise RecordError(f"{key!r} must be {_KINDS[kind]}, not {json.dumps(value)[:40]}")
+    return value
+
+
+_KINDS: dict[type, str] = {str: "a string", dict: "an object", int: "an integer"}
+
+
 def _replay_line(game: Game, path: Path, number: int, entry: dict[str, Any]) -> None:
     try:
         if "adjudicate" in entry:
-            game.adjudicate(str(entry["adjudicate"]), str(entry.get("reason", "adjudicated")))
+            game.adjudicate(_field(entry, "adjudicate", str),
+                            _field(entry, "reason", str, "adjudicated"))
         else:
-            game.play(str(entry["action"]))
-    except (KeyError, RefereeError) as err:
+            game.play(_field(entry, "action", str))
+    except RefereeError as err:
         raise RecordError(f"{path}: line {number}: does not replay: {err}") from None
 
 
 def _lines(path: Path) -> list[str]:
     """The complete lines of the file; a last line without its newline was torn by a crash."""
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, RecordError)
     lines = text.split("\n")
     return [line for line in lines[:-1] if line.strip()]  # lines[-1] is "" or the torn tail
 
@@ -131,9 +173,9 @@ def _drop_torn_tail(path: Path) -> None:
 
 def _parse(path: Path, number: int, text: str) -> dict[str, Any]:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise RecordError(f"{path}: line {number}: not JSON ({err.msg})") from None
+        data = loads(text, RecordError)
+    except RecordError as err:
+        raise RecordError(f"{path}: line {number}: {err}") from None
     if not isinstance(data, dict):
         raise RecordError(f"{path}: line {number}: expected a JSON object")
     return data

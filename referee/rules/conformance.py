@@ -19,15 +19,12 @@ from referee.rules.actions import Action
 from referee.rules.errors import NotationError, OptionError, RefereeError, ScenarioError
 from referee.rules.events import CaptureAttempt
 from referee.rules.game import Game
+from referee.rules.jsontext import loads, read_text
 from referee.rules.pieces import COLOUR_BY_NAME
 from referee.rules.state import State
 from referee.rules.variant import Variant
 from referee.rules.variants import known_variants, make_variant
 
-EXPECT_KEYS = frozenset({
-    "to_act", "result", "at", "legal", "legal_includes", "legal_excludes", "legal_count",
-    "in_check", "tombstones", "faces", "moves_left", "zombies", "graveyard", "removed",
-})
 SQUARE_SETS = frozenset({"tombstones", "zombies"})
 MULTISETS = frozenset({"graveyard", "removed"})
 
@@ -61,19 +58,31 @@ def scenario_files(paths: Iterable[str]) -> Iterator[Path]:
             raise ScenarioError(f"{name}: no such file or folder")
 
 
+TOP_KEYS = frozenset({"variant", "description", "options", "seed", "steps"})
+STEP_FLAGS = frozenset({"illegal", "fails"})
+SIDES = frozenset({"white", "black"})
+RESULTS = ("*", "1-0", "0-1", "1/2-1/2")
+
+
 def load_scenario(path: Path) -> dict[str, Any]:
     """The scenario's JSON, checked for the shape FORMAT.md gives (raises ScenarioError)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ScenarioError(f"cannot read JSON: {err}") from None
+        data = loads(read_text(path, ScenarioError), ScenarioError)
+    except ScenarioError as err:
+        raise ScenarioError(f"cannot read JSON: {str(err).removeprefix(f'{path}: ')}") from None
     if not isinstance(data, dict):
         raise ScenarioError("the file must hold a JSON object")
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        known = ", ".join(sorted(TOP_KEYS))
+        raise ScenarioError(f"unknown key {sorted(unknown)[0]!r} (known: {known})")
     if not isinstance(data.get("variant"), str):
         raise ScenarioError("'variant' must be a string")
     variants = known_variants()
     if data["variant"] not in variants:
         raise ScenarioError(f"unknown variant {data['variant']!r} (known: {', '.join(variants)})")
+    if not isinstance(data.get("description", ""), str):
+        raise ScenarioError("'description' must be a string")
     if not isinstance(data.get("options", {}), dict):
         raise ScenarioError("'options' must be an object")
     seed = data.get("seed", 0)
@@ -98,12 +107,65 @@ def _check_step_shape(i: int, step: Any) -> None:
         unknown = set(step["expect"]) - EXPECT_KEYS
         if unknown:
             raise ScenarioError(f"step {i}: unknown expectation {sorted(unknown)[0]!r}")
+        for key, value in step["expect"].items():
+            holds, shape = EXPECT_SHAPES[key]
+            if not holds(value):
+                raise ScenarioError(f"step {i}: {key!r} must be {shape}, "
+                                    f"not {_show(value)[:40]}")
         return
     if not isinstance(step.get("play"), str):
         raise ScenarioError(f"step {i}: needs 'play' (an action) or 'expect'")
-    extra = set(step) - {"play", "illegal", "fails"}
+    extra = set(step) - {"play"} - STEP_FLAGS
     if extra:
         raise ScenarioError(f"step {i}: unknown key {sorted(extra)[0]!r}")
+    for flag in STEP_FLAGS & set(step):
+        if not isinstance(step[flag], bool):
+            raise ScenarioError(f"step {i}: {flag!r} must be true or false, "
+                                f"not {_show(step[flag])[:40]}")
+    outcomes = [flag for flag in sorted(STEP_FLAGS) if step.get(flag) is True]
+    if len(outcomes) != 1:  # a plain legal action is written as a string step
+        raise ScenarioError(f"step {i}: a 'play' object needs exactly one outcome: "
+                            f"\"illegal\": true or \"fails\": true")
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _per_side(holds: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    def check(value: Any) -> bool:
+        return (isinstance(value, dict) and set(value) <= SIDES
+                and all(holds(v) for v in value.values()))
+    return check
+
+
+def _face(value: Any) -> bool:
+    return isinstance(value, str) or _count(value)
+
+
+#: What each expectation's value must look like (FORMAT.md's table), with its description.
+EXPECT_SHAPES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "to_act": (lambda v: v in SIDES, '"white" or "black"'),
+    "result": (lambda v: v in RESULTS, " or ".join(f'"{r}"' for r in RESULTS)),
+    "at": (lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
+           "an object of square: piece letter"),
+    "legal": (_texts, "a list of actions"),
+    "legal_includes": (_texts, "a list of actions"),
+    "legal_excludes": (_texts, "a list of actions"),
+    "legal_count": (_count, "a whole number >= 0"),
+    "in_check": (lambda v: isinstance(v, bool), "true or false"),
+    "tombstones": (_texts, "a list of squares"),
+    "zombies": (_texts, "a list of squares"),
+    "graveyard": (_texts, "a list of piece letters"),
+    "removed": (_texts, "a list of piece letters"),
+    "faces": (_per_side(_face), '{"white": face, "black": face}'),
+    "moves_left": (_per_side(_count), '{"white": n, "black": n}'),
+}
+EXPECT_KEYS = frozenset(EXPECT_SHAPES)
 
 
 def run_scenario(path: Path) -> ScenarioResult:
@@ -121,7 +183,10 @@ def run_scenario(path: Path) -> ScenarioResult:
         result.failures.append(f"{path}: {err}")
         return result
     for i, step in enumerate(data["steps"], 1):
-        lines, stop = _run_step(game, step)
+        try:
+            lines, stop = _run_step(game, step)
+        except RefereeError as err:  # a problem the checks above did not foresee
+            lines, stop = [f"cannot run this step: {err}"], True
         result.failures.extend(f"{path}: step {i}: {line}" for line in lines)
         if stop:
             break

@@ -19,7 +19,15 @@ if TYPE_CHECKING:
     from referee.rules.state import State
     from referee.rules.variant import Variant
 
-_SQ = r"[a-z]+:?[a-z]*\d*|[a-z]\d"
+# A square is letters, an optional ``:`` and letters, digits. Written so that no two ways of
+# splitting the letters exist (``[a-z]+:?[a-z]*`` had n of them on a run of n letters, and the
+# regex engine tried them all: 30,000 letters took 40 s), and bounded (no square name has more
+# than 5 letters in a row or 1 digit), so that however the ``x`` separator is placed, the engine
+# tries a bounded number of splits: matching is linear in the length of the text.
+_SQ = r"[a-z]{1,16}(?::[a-z]{0,16})?\d{0,4}"
+#: The longest action text read at all; the longest real one (a Masquerade assignment written
+#: with spaces) is under 60 characters.
+MAX_ACTION_TEXT = 100
 _MOVE = re.compile(
     rf"^(?P<frm>{_SQ})\s*[-x]\s*(?P<to>{_SQ})(?:=(?P<promo>[a-z]))?(?:@(?P<rise>{_SQ}))?$"
 )
@@ -35,6 +43,9 @@ def parse_action(text: str, variant: Variant[Any], state: State) -> Action:
     Raises:
         NotationError: naming what is wrong with the text.
     """
+    if len(text) > MAX_ACTION_TEXT and len(raw := text.strip()) > MAX_ACTION_TEXT:
+        raise NotationError(f"{raw[:20]!r}... is {len(raw)} characters long, not an action "
+                            f"(at most {MAX_ACTION_TEXT})")
     raw = text.strip()
     if not raw:
         raise NotationError("empty action")

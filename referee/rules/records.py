@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.rules.errors import RecordError, RefereeError
 from referee.rules.game import Game
+from referee.rules.jsontext import loads
 
 FORMAT = "gravekeeper-record/1"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -43,19 +45,32 @@ class GameRecord:
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
         """Read a record (raises RecordError naming the problem)."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise RecordError(f"not JSON: {err}") from None
+        data = loads(text, RecordError)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f"not a {FORMAT} document")
-        try:
-            return cls(str(data["variant"]), dict(data.get("options") or {}),
-                       int(data.get("seed", 0)), tuple(str(a) for a in data.get("actions", [])),
-                       data.get("start"), str(data.get("result", "*")),
-                       str(data.get("reason", "")))
-        except (KeyError, TypeError, ValueError) as err:
-            raise RecordError(f"bad record field: {err}") from None
+        if "variant" not in data:
+            raise RecordError("bad record field: no 'variant'")
+        return cls(_typed(data, "variant", str, ""), _typed(data, "options", dict, {}),
+                   _typed(data, "seed", int, 0), tuple(_texts(data.get("actions", []))),
+                   _typed(data, "start", str, None), _typed(data, "result", str, "*"),
+                   _typed(data, "reason", str, ""))
+
+
+def _typed(data: dict[str, Any], key: str, kind: type[T], default: T | None) -> Any:
+    value = data.get(key, default)
+    if value is default or (isinstance(value, kind) and not isinstance(value, bool)):
+        return value
+    raise RecordError(f"bad record field: {key!r} must be {_KIND_NAMES[kind]}, "
+                      f"not {json.dumps(value)[:40]}")
+
+
+def _texts(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RecordError("bad record field: 'actions' must be a list of strings")
+    return value
+
+
+_KIND_NAMES: dict[type, str] = {str: "a string", dict: "an object", int: "an integer"}
 
 
 def start_position(game: Game) -> str | None:

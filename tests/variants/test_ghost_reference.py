@@ -125,7 +125,7 @@ class Reference:
     def ghost_texts(self, pos: Pos, c: Cell, colour: bool, kind: int) -> list[str]:
         board = pos.board
         out = []
-        for t in self.ghost_targets(c, colour, kind):
+        for t in self.ghost_targets(c, colour, kind, pos.ghosts):
             if self.on_board(t):
                 victim = board.piece_at(to_square(t))
                 if victim is None or victim.color == colour:
@@ -157,9 +157,11 @@ class Reference:
         last, far = (8, 9) if colour == chess.WHITE else (1, 0)
         return (c[0] in (0, 9) and c[1] == last) or (self.r.far_row and c[1] == far)
 
-    def ghost_targets(self, c: Cell, colour: bool, kind: int) -> list[Cell]:
+    def ghost_targets(self, c: Cell, colour: bool, kind: int,
+                      ghosts: dict[Cell, Ghost]) -> list[Cell]:
         """Every cell the ghost's pattern reaches (phasing: whole rays), before the
-        'what may it stop on' filter."""
+        'what may it stop on' filter. Without edge-to-edge crossing a bishop's diagonal may
+        still end on a ghost: taking an enemy ghost is a capture, not a crossing (§2.3)."""
         out: list[Cell] = []
         if kind in (chess.ROOK, chess.QUEEN):
             for d in ORTH:
@@ -167,7 +169,8 @@ class Reference:
         if kind in (chess.BISHOP, chess.QUEEN):
             for d in DIAG:
                 out += [t for t in self.ray(c, d)
-                        if self.on_board(t) or kind == chess.QUEEN or self.r.bishop_e2e]
+                        if self.on_board(t) or kind == chess.QUEEN or self.r.bishop_e2e
+                        or t in ghosts]
         if kind in (chess.BISHOP, chess.KNIGHT):
             for d in ORTH:  # 1-3 cells along the edge line; the first board cell ends it
                 for t in self.ray(c, d)[:3]:

@@ -134,11 +134,15 @@ class Ghost(GhostText):
         checked = ksq >= 0 and self.rules.attacked(board, ksq, them)
         append = out.append
         for sq in mine:
-            steps, promos, caps = tables.moves(board[sq])
+            steps, promos, caps, takes = tables.moves(board[sq])
             if not checked:
                 for t, action in steps[sq]:
                     q = board[t]
                     if not q or q >> 4 == them:
+                        append(action)
+                for t, action in takes[sq]:
+                    q = board[t]
+                    if q and q >> 4 == them:
                         append(action)
                 for t, actions in promos[sq]:
                     q = board[t]

@@ -127,12 +127,16 @@ class GhostMoves(NamedTuple):
     ``steps``: (ring cell, move action) for cells it may end on when empty or held by an enemy
     ghost, without promotion; ``promos``: the same for a pawn's promotion cells, one action per
     promotion piece; ``caps``: (board square, action) where it may capture an enemy living
-    piece. Actions are built once here, so generating a ghost move allocates nothing.
+    piece; ``takes``: (ring cell, action) where it may end only by taking an enemy ghost (a
+    bishop's diagonal under ``ghost.bishop_diagonal_edge_to_edge=false``: RULINGS §2.3 forbids
+    the crossing *without* capturing; ending on an enemy ghost is an ordinary ghost capture).
+    Actions are built once here, so generating a ghost move allocates nothing.
     """
 
     steps: list[tuple[tuple[int, Action], ...]]
     promos: list[tuple[tuple[int, tuple[Action, ...]], ...]]
     caps: list[tuple[tuple[int, Action], ...]]
+    takes: list[tuple[tuple[int, Action], ...]]
 
 
 def _move(frm: int, to: int, promo: str = "") -> Action:
@@ -201,19 +205,23 @@ class GhostTables:
         steps: list[tuple[tuple[int, Action], ...]] = [()] * self.ext.size
         promos: list[tuple[tuple[int, tuple[Action, ...]], ...]] = [()] * self.ext.size
         caps: list[tuple[tuple[int, Action], ...]] = [()] * self.ext.size
+        takes: list[tuple[tuple[int, Action], ...]] = [()] * self.ext.size
         for sq in self.ring:
-            ring_to, board_to = (self._pawn_targets(sq, colour) if kind == PAWN
-                                 else self._targets(sq, kind))
+            ring_to, board_to, take_to = (self._pawn_targets(sq, colour) if kind == PAWN
+                                          else self._targets(sq, kind))
             steps[sq] = tuple((t, _move(sq, t)) for t in ring_to if t not in promo_cells)
             promos[sq] = tuple((t, tuple(_move(sq, t, p) for p in self.promo_letters))
                                for t in ring_to if t in promo_cells)
             caps[sq] = tuple((t, _move(sq, t)) for t in board_to)
-        return GhostMoves(steps, promos, caps)
+            takes[sq] = tuple((t, _move(sq, t)) for t in take_to)
+        return GhostMoves(steps, promos, caps, takes)
 
-    def _targets(self, sq: int, kind: int) -> tuple[list[int], list[int]]:
-        """(ring cells, board squares) a non-pawn ghost on ring cell ``sq`` may end on."""
+    def _targets(self, sq: int, kind: int) -> tuple[list[int], list[int], list[int]]:
+        """(ring cells, board squares, ring cells only to take an enemy ghost) a non-pawn
+        ghost on ring cell ``sq`` may end on."""
         ring_to: list[int] = []
         board_to: list[int] = []
+        take_to: list[int] = []
         if kind in (BISHOP, KNIGHT):
             ring_to += self._edge_line(sq)
         if kind in (ROOK, BISHOP, QUEEN):
@@ -224,13 +232,16 @@ class GhostTables:
                         board_to.append(t)
                     elif kind != BISHOP or self.rules.bishop_edge_to_edge:
                         ring_to.append(t)
+                    else:
+                        take_to.append(t)
         if kind == KNIGHT:
             for t in self._leaps(sq, KNIGHT_VECTORS):
                 if not self.is_ring[t]:
                     board_to.append(t)
                 elif self.rules.knight_edge_l:
                     ring_to.append(t)
-        return list(dict.fromkeys(ring_to)), list(dict.fromkeys(board_to))
+        take_to = [t for t in dict.fromkeys(take_to) if t not in ring_to]
+        return list(dict.fromkeys(ring_to)), list(dict.fromkeys(board_to)), take_to
 
     def _edge_line(self, sq: int) -> list[int]:
         """Ring cells 1..3 steps away along the ring line through ``sq`` (no corner turning;
@@ -243,12 +254,12 @@ class GhostTables:
                 out.append(t)
         return out
 
-    def _pawn_targets(self, sq: int, colour: int) -> tuple[list[int], list[int]]:
+    def _pawn_targets(self, sq: int, colour: int) -> tuple[list[int], list[int], list[int]]:
         """Forward/sideways steps to ring cells; diagonal-forward captures onto the board."""
         fwd = 1 if colour == WHITE else -1
         ring_to = [t for t in self._leaps(sq, ((0, fwd), (1, 0), (-1, 0))) if self.is_ring[t]]
         board_to = [t for t in self._leaps(sq, ((1, fwd), (-1, fwd))) if not self.is_ring[t]]
-        return ring_to, board_to
+        return ring_to, board_to, []
 
     def _leaps(self, sq: int, vectors: Sequence[tuple[int, int]]) -> list[int]:
         return [t for t in (self.ext.leap(v)[sq] for v in vectors) if t >= 0]
