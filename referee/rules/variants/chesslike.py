@@ -36,6 +36,8 @@ from referee.rules.variant import ONGOING, Outcome, Variant, draw, win_for
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _CASTLE_LETTERS = "KQkq"  # bit order of standard_castles
+#: Pieces that alone give their side mating material.
+_MATING = frozenset(code(k, c) for k in (PAWN, ROOK, QUEEN) for c in (WHITE, BLACK))
 
 
 def fen_rows(board: list[int], ranks: list[list[int]], letter: Callable[[int], str]) -> str:
@@ -125,7 +127,12 @@ class ChessLike(Variant):
 
     def insufficient_material(self, state: State) -> bool:
         """Neither side can possibly mate (python-chess's reading of the dead-position rule)."""
-        return all(self._insufficient(state.board, c) for c in (WHITE, BLACK))
+        board = state.board
+        # Asked at every node: a pawn, rook or queen of either side settles it (a set of the
+        # board is built in C) when the board holds only this rule set's squares.
+        if len(board) == len(self.rules.squares) and not _MATING.isdisjoint(board):
+            return False
+        return all(self._insufficient(board, c) for c in (WHITE, BLACK))
 
     def _insufficient(self, board: list[int], colour: int) -> bool:
         squares = self.rules.squares
