@@ -157,50 +157,73 @@ class ChessRules:
         return lines
 
     def _build_move_tables(self) -> None:
-        self._moves: dict[tuple[int, int, str], Action] = {}
+        """The tables, filled for this rule set's own squares (empty for the rest: a rule set
+        over part of a large layout builds only what it uses)."""
         size = self.geo.size
-        mv = self.move
-        ray_moves = [[tuple((t, mv(sq, t)) for t in self.rays[d][sq]) for sq in range(size)]
-                     for d in range(8)]
-        no_rays: list[tuple[tuple[Pair, ...], ...]] = [()] * size
-        #: Per kind (index = kind), per square: the rays as (target, move) pairs, nearest first.
-        self.slide_moves: list[list[tuple[tuple[Pair, ...], ...]]] = [no_rays] * 16
-        for kind, dirs in SLIDES.items():
-            self.slide_moves[kind] = [tuple(ray_moves[d][sq] for d in dirs if ray_moves[d][sq])
-                                      for sq in range(size)]
-        self.knight_moves = [tuple((t, mv(sq, t)) for t in self.knight[sq]) for sq in range(size)]
-        self.king_moves = [tuple((t, mv(sq, t)) for t in self.king[sq]) for sq in range(size)]
-
-        def pawn_moves(c: int, sq: int, t: int) -> tuple[int, Moves] | None:
-            if t < 0:
-                return None
-            if t in self.promotion[c]:
-                return t, tuple(mv(sq, t, letter) for letter in self.promo_letters)
-            return t, (mv(sq, t),)
-
-        self.pawn_one = {c: [pawn_moves(c, sq, self.push1[c][sq]) for sq in range(size)]
-                         for c in (WHITE, BLACK)}
-        self.pawn_two = {c: [pawn_moves(c, sq, self.push2[c][sq]) for sq in range(size)]
-                         for c in (WHITE, BLACK)}
+        #: Per direction, per square: the ray as (target, move) pairs, nearest first.
+        self._ray_moves: list[list[tuple[Pair, ...]]] = [[()] * size for _ in range(8)]
+        #: Per kind (index = kind), per square: its rays (only the non-empty ones).
+        self.slide_moves: list[list[tuple[tuple[Pair, ...], ...]]] = [[()] * size] * 16
+        for kind in SLIDES:
+            self.slide_moves[kind] = [()] * size
+        self.knight_moves: list[tuple[Pair, ...]] = [()] * size
+        self.king_moves: list[tuple[Pair, ...]] = [()] * size
+        self.pawn_one: dict[int, list[tuple[int, Moves] | None]] = {
+            c: [None] * size for c in (WHITE, BLACK)}
+        self.pawn_two: dict[int, list[tuple[int, Moves] | None]] = {
+            c: [None] * size for c in (WHITE, BLACK)}
         self.pawn_caps: dict[int, list[tuple[tuple[int, Moves], ...]]] = {
-            c: [tuple(m for t in self.caps[c][sq] if (m := pawn_moves(c, sq, t)) is not None)
-                for sq in range(size)]
-            for c in (WHITE, BLACK)
-        }
+            c: [()] * size for c in (WHITE, BLACK)}
+        self._own = frozenset(self.squares)
+        for sq in self.squares:
+            self._fill(sq)
         # Castling: the squares that must be empty (other than the king's and rook's own).
         self._castle_tests = {
             c: tuple((r, tuple(s for s in r.empty if s not in (r.king_from, r.rook_from)),
-                      mv(r.king_from, r.king_to)) for r in rules)
+                      Action(MOVE, r.king_from, r.king_to)) for r in rules)
             for c, rules in self.castles.items()
         }
 
-    def move(self, frm: int, to: int, promo: str = "") -> Action:
-        """The (shared) move object from ``frm`` to ``to``."""
-        key = (frm, to, promo)
-        found = self._moves.get(key)
-        if found is None:
-            found = self._moves[key] = Action(MOVE, frm, to, promo)
-        return found
+    def _own_squares(self, squares: Sequence[int]) -> Sequence[int]:
+        """``squares``, checked to be this rule set's (the tables cover no others)."""
+        if not self._own.issuperset(squares):
+            outside = sorted(set(squares) - self._own)
+            raise ValueError(f"squares {outside} are not among this rule set's squares")
+        return squares
+
+    def _fill(self, sq: int) -> None:
+        rays = [self.rays[d][sq] for d in range(8)]
+        targets = {t for ray in rays for t in ray}
+        targets.update(self.knight[sq])
+        for c in (WHITE, BLACK):
+            targets.update(self.caps[c][sq])
+            targets.update(t for t in (self.push1[c][sq], self.push2[c][sq]) if t >= 0)
+        # One move object per target, shared by the tables (tuple.__new__: half the cost of
+        # the named tuple's constructor, which is felt when a variant is built).
+        new = tuple.__new__
+        moves = {t: new(Action, (MOVE, sq, t, "", -1, "")) for t in targets}
+        ray_moves = [tuple((t, moves[t]) for t in ray) for ray in rays]
+        for d in range(8):
+            self._ray_moves[d][sq] = ray_moves[d]
+        for kind, dirs in SLIDES.items():
+            self.slide_moves[kind][sq] = tuple(ray_moves[d] for d in dirs if ray_moves[d])
+        self.knight_moves[sq] = tuple((t, moves[t]) for t in self.knight[sq])
+        self.king_moves[sq] = tuple((t, moves[t]) for t in self.king[sq])
+        for c in (WHITE, BLACK):
+            promo = self.promotion[c]
+
+            def target(t: int) -> tuple[int, Moves] | None:
+                if t < 0:
+                    return None
+                if t in promo:  # noqa: B023 - used at once, in this iteration
+                    return t, tuple(new(Action, (MOVE, sq, t, letter, -1, ""))
+                                    for letter in self.promo_letters)
+                return t, (moves[t],)
+
+            self.pawn_one[c][sq] = target(self.push1[c][sq])
+            self.pawn_two[c][sq] = target(self.push2[c][sq])
+            self.pawn_caps[c][sq] = tuple(
+                m for t in self.caps[c][sq] if (m := target(t)) is not None)
 
     # ----------------------------------------------------------------------------- attacks
 
@@ -356,8 +379,8 @@ class ChessRules:
             block: frozenset[int] | None = None
             if checkers:
                 block = frozenset(self.geo.between(ksq, checkers[0]) + (checkers[0],))
-            self._generate(board, us, ep, self.squares if squares is None else squares, out,
-                           ksq, pins, block, False)
+            squares = self.squares if squares is None else self._own_squares(squares)
+            self._generate(board, us, ep, squares, out, ksq, pins, block, False)
         self._king_moves(board, ksq, us, out)
         if castling and not checkers:
             self._castling(board, ksq, us, castling, out)
@@ -368,8 +391,8 @@ class ChessRules:
     ) -> list[Action]:
         """Moves that follow the pieces' patterns, without looking at king safety or castling."""
         out: list[Action] = []
-        self._generate(board, us, ep, self.squares if squares is None else squares, out,
-                       -1, {}, None, True)
+        squares = self.squares if squares is None else self._own_squares(squares)
+        self._generate(board, us, ep, squares, out, -1, {}, None, True)
         return out
 
     def _generate(
@@ -406,7 +429,7 @@ class ChessRules:
                             q = board[t]
                             if not (q and q >> 4 == them) and self._ep_is_safe(board, sq, t, us,
                                                                                ksq):
-                                append(self.move(sq, t))
+                                append(Action(MOVE, sq, t))
                 one = pawn_one[sq]
                 if one is not None and not board[one[0]]:
                     out += one[1]
@@ -451,7 +474,7 @@ class ChessRules:
                 if t == ep:
                     q = board[t]
                     if not (q and q >> 4 == them) and self._ep_is_safe(board, sq, t, us, ksq):
-                        out.append(self.move(sq, t))
+                        out.append(Action(MOVE, sq, t))
             one = self.pawn_one[us][sq]
             if one is not None and not board[one[0]]:
                 targets.append(one)
