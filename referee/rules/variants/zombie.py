@@ -348,19 +348,18 @@ class Zombie(ZombieText):
                      horde: int) -> list[tuple[int, Action]]:
         """The (zombie square, move) pairs worth trying next in :meth:`_completable`.
 
-        Only what lands on or leaves the king's *lines* can change whether the king is safe at
-        the end: the squares on its eight rays up to the first piece that stays for the whole
-        turn (a non-horde piece, or an enemy piece a zombie could only replace), and its
-        knight squares. A move that neither lands there nor leaves from there, and that does
-        not clear a square another remaining zombie could ever pass or land on (its origin, or
-        an enemy piece it captures), leaves the turn no better than letting the zombie rot:
+        Only what lands on or leaves the king's live *lines* (:meth:`_king_lines`) can change
+        whether the king is safe at the end. A move that neither lands there nor leaves from
+        there, and that does not clear a square another remaining zombie could ever pass or
+        land on (its origin, or an enemy piece it captures), leaves the turn no better than
+        letting the zombie rot:
         every later move stays possible and the final position near the king is the same.
         Those moves are skipped. So are promotions but one per square (our own piece's kind
         never matters to our king's safety, and the zombie moves only once). Moves landing on
         the lines come first.
         """
-        us, ksq = ctx.us, ctx.ksq
-        lines = self._king_lines(board, ksq, horde)
+        us = ctx.us
+        lines = self._king_lines(board, ctx, horde)
         zombies = list(bits(horde))
         reach = {z: self._span(board, z, us, horde) for z in zombies}
         near: list[tuple[int, Action]] = []
@@ -383,19 +382,36 @@ class Zombie(ZombieText):
                     clearing.append((z, m))
         return near + clearing
 
-    def _king_lines(self, board: list[int], ksq: int, horde: int) -> int:
-        """Bit set of the squares from which a piece could attack ``ksq`` or shield it this
-        turn: its knight squares, and its rays up to the first piece that is not a remaining
-        horde zombie (that piece, or a zombie capturing it, closes the line for the turn)."""
-        r = self.rules
+    def _king_lines(self, board: list[int], ctx: _Trial, horde: int) -> int:
+        """Bit set of the squares from which a piece could attack the king or shield it this
+        turn: its rays up to the first piece that is not a remaining horde zombie (that piece,
+        or a zombie capturing it, closes the line for the turn), and its knight squares. A
+        line counts only if an enemy piece could attack along it at the end: the piece
+        closing it is an enemy slider of that direction (or an adjacent enemy pawn or king),
+        or a burial on it could be revealed; a knight square counts if it holds an enemy knight
+        or a burial."""
+        r, ksq = self.rules, ctx.ksq
+        them = 3 - ctx.us
+        shift = them << 4
+        hidden = set(ctx.own) | set(ctx.opp or ())
+        queen = QUEEN | shift
         mask = 0
         for t in r.knight[ksq]:
-            mask |= 1 << t
-        for d in range(8):
-            for t in r.rays[d][ksq]:
+            if board[t] == KNIGHT | shift or t in hidden:
                 mask |= 1 << t
-                if board[t] and not horde >> t & 1:
+        for d in range(8):
+            slider = (ROOK if d < 4 else BISHOP) | shift
+            seg, live = 0, False
+            for i, t in enumerate(r.rays[d][ksq]):
+                seg |= 1 << t
+                live = live or t in hidden
+                p = board[t]
+                if p and not horde >> t & 1:
+                    live = live or p == slider or p == queen or (i == 0 and (
+                        p == KING | shift or (p == PAWN | shift and t in r.pawn_from[them][ksq])))
                     break
+            if live:
+                mask |= seg
         return mask
 
     def _span(self, board: list[int], sq: int, us: int, horde: int) -> int:
