@@ -3,8 +3,16 @@
 For each situation, a batch of referee events goes through the whole output path:
 ``Presenter.update`` (filtering, scene and screen) -> ``LedPlayer.show`` (frame computed and
 written to the backend) -> ``LumaDisplay.show`` (the screen rendered and pushed through the
-real SSD1306 driver on a no-op bus, and through luma's dummy device). Prints p50 and p99 in
-milliseconds against the target (p99 <= 20 ms). Run: .venv/bin/python bench/outputs.py [N]
+real SSD1306 driver on a modelled I2C bus, and through luma's dummy device). Prints p50 and
+p99 in milliseconds against the target (p99 <= 20 ms) and exits 1 when it is missed.
+
+Why the modelled bus: a no-op bus made the display look free, but the SSD1306 frame is 1,030
+bytes, about 23 ms on I2C at 400 kHz and 93 ms at 100 kHz. The bus here counts every byte
+the real driver sends (commands and data) and the time each step costs is the CPU time plus
+the transfer time of those bytes at 400 kHz (9 bit times per byte, start/address/stop per
+transfer), which is what the Pi waits for. The 100 kHz figure is printed beside it. The
+reference, the same step with the bytes dropped (no bus), is measured in the same run.
+Run: .venv/bin/python bench/outputs.py [N]
 """
 
 from __future__ import annotations
@@ -42,6 +50,32 @@ except ImportError:  # pragma: no cover
 
 TARGET_P99_MS = 20.0
 FILES = "abcdefgh"
+I2C_HZ = (400_000, 100_000)
+
+
+class ModelledI2C:
+    """A luma serial interface that sends nothing but counts what an I2C bus would carry."""
+
+    def __init__(self) -> None:
+        self.bytes = 0
+        self.transfers = 0
+
+    def command(self, *cmd: int) -> None:
+        self.bytes += len(cmd)
+        self.transfers += 1
+
+    def data(self, data: Sequence[int]) -> None:
+        self.bytes += len(data)
+        self.transfers += 1
+
+    def cleanup(self) -> None:
+        return None
+
+    def take_ms(self, hz: int) -> float:
+        """Milliseconds the counted traffic takes on the bus at ``hz``; resets the count."""
+        bits = 9 * self.bytes + 20 * self.transfers  # 8 data + ack; start, address, stop
+        self.bytes = self.transfers = 0
+        return 1000 * bits / hz
 
 
 class NullSink:
@@ -85,26 +119,40 @@ def pipeline(name: str, player: LedPlayer, display: LumaDisplay,
     return step
 
 
-def measure(n: int, step: Callable[[int], None]) -> list[float]:
-    out = []
+def measure(n: int, step: Callable[[int], None],
+            bus: ModelledI2C | None) -> tuple[list[float], list[float]]:
+    """Per step: (CPU ms + bus ms at 400 kHz, bus ms at 100 kHz)."""
+    out, slow = [], []
     for i in range(n):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         step(i)
-        out.append((time.perf_counter() - t0) * 1000)
-    return out
+        cpu = (time.process_time() - t0) * 1000
+        if bus is None:
+            out.append(cpu)
+            slow.append(0.0)
+            continue
+        bytes_, transfers = bus.bytes, bus.transfers
+        out.append(cpu + bus.take_ms(I2C_HZ[0]))
+        bus.bytes, bus.transfers = bytes_, transfers
+        slow.append(bus.take_ms(I2C_HZ[1]))
+    return out, slow
 
 
-def backends(sensor: object | None) -> list[tuple[str, LedBackend, LumaDisplay]]:
-    """(label, LED backend, display) pairs to time."""
-    out: list[tuple[str, LedBackend, LumaDisplay]] = [
-        ("mock + dummy", MockLeds(), open_display("dummy")),
-        ("board + ssd1306", BoardLeds(NullSink()),
-         open_display("ssd1306", serial_interface=noop())),
+def backends(sensor: object | None
+             ) -> list[tuple[str, LedBackend, LumaDisplay, ModelledI2C | None]]:
+    """(label, LED backend, display, modelled bus or None) to time."""
+    bus, bus2 = ModelledI2C(), ModelledI2C()
+    out: list[tuple[str, LedBackend, LumaDisplay, ModelledI2C | None]] = [
+        ("mock + dummy", MockLeds(), open_display("dummy"), None),
+        ("board + ssd1306 (no bus)", BoardLeds(NullSink()),
+         open_display("ssd1306", serial_interface=noop()), None),
+        ("board + ssd1306 @i2c", BoardLeds(NullSink()),
+         open_display("ssd1306", serial_interface=bus), bus),
     ]
     if sensor is not None:
         squares = frozenset(builtin_rig("deadmans").squares)  # the board rejects other squares
-        out.append(("sim:// + ssd1306", BoardLeds(sensor, squares),  # type: ignore[arg-type]
-                    open_display("ssd1306", serial_interface=noop())))
+        out.append(("sim:// + ssd1306 @i2c", BoardLeds(sensor, squares),  # type: ignore[arg-type]
+                    open_display("ssd1306", serial_interface=bus2), bus2))
     return out
 
 
@@ -112,28 +160,32 @@ def main(argv: list[str]) -> int:
     n = int(argv[1]) if len(argv) > 1 else 300
     cc = ChessClock(TimeControl(300, increment=2))
     cc.start()
-    print(f"{'situation':<22} {'backends':<22} {'p50 ms':>8} {'p99 ms':>8}")
+    print(f"{'situation':<22} {'backends':<26} {'p50 ms':>8} {'p99 ms':>8} {'@100kHz p99':>12}")
     worst = 0.0
     with contextlib.ExitStack() as stack:
         sensor = stack.enter_context(open_sensor("sim://?variant=deadmans")) if open_sensor \
             else None
         worst = run(n, cc, sensor)
-    verdict = "ok" if worst <= TARGET_P99_MS else "over"
-    print(f"worst p99 {worst:.2f} ms (target <= {TARGET_P99_MS:.0f} ms): {verdict}")
-    return 0
+    verdict = "ok" if worst <= TARGET_P99_MS else "MISSED"
+    print(f"worst p99 {worst:.2f} ms (target <= {TARGET_P99_MS:.0f} ms, I2C at 400 kHz): "
+          f"{verdict}")
+    return 0 if worst <= TARGET_P99_MS else 1
 
 
 def run(n: int, cc: ChessClock, sensor: object | None) -> float:
     """Time every situation on every backend pair; returns the worst p99 (ms)."""
     worst = 0.0
     for name in situations(0):
-        for label, leds, display in backends(sensor):
+        for label, leds, display, bus in backends(sensor):
             player = LedPlayer(leds, animate=False)
-            times = measure(n, pipeline(name, player, display, cc))
+            if bus is not None:
+                bus.take_ms(I2C_HZ[0])  # the device's set-up commands are not a frame
+            times, slow = measure(n, pipeline(name, player, display, cc), bus)
             p50 = statistics.median(times)
             p99 = statistics.quantiles(times, n=100)[98]
             worst = max(worst, p99)
-            print(f"{name:<22} {label:<22} {p50:8.2f} {p99:8.2f}")
+            slow99 = f"{statistics.quantiles(slow, n=100)[98]:12.2f}" if bus else f"{'-':>12}"
+            print(f"{name:<22} {label:<26} {p50:8.2f} {p99:8.2f} {slow99}")
             player.close()
             display.close()
     return worst

@@ -52,12 +52,13 @@ def assert_record_round_trip(game: Game) -> None:
     assert loaded.outcome == game.outcome
 
 
-def play_many(variant: Variant[Any], games: int, check_state: Callable[[Game], None],
+def play_many(variant: Variant[Any], games: int | range, check_state: Callable[[Game], None],
               max_plies: int = 300) -> dict[str, int]:
-    """Play ``games`` seeded random games with ``check_state`` after every action and a record
-    round trip at the end; returns how many games ended for each reason."""
+    """Play ``games`` seeded random games (or the games of a range of seeds) with
+    ``check_state`` after every action and a record round trip at the end; returns how many
+    games ended for each reason."""
     endings: dict[str, int] = {}
-    for seed in range(games):
+    for seed in range(games) if isinstance(games, int) else games:
         game = random_game(variant, seed, max_plies=max_plies, on_state=check_state)
         assert_record_round_trip(game)
         endings[game.outcome.reason] = endings.get(game.outcome.reason, 0) + 1

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee.rules.actions import MOVE, Action
 from referee.rules.geometry import DIAGONAL, KING_VECTORS, KNIGHT_VECTORS, ORTHOGONAL, Geometry
@@ -57,8 +58,7 @@ class CastleRule:
     safe: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class MoveRecord:
+class MoveRecord(NamedTuple):
     """What :meth:`ChessRules.make_move` did, for the variant's own consequences.
 
     ``captured`` / ``captured_id`` are the piece taken (0 if none) and ``captured_on`` the square
@@ -73,6 +73,12 @@ class MoveRecord:
     rook: tuple[int, int] | None
 
 
+#: A target square and the move object that goes there.
+Pair = tuple[int, Action]
+#: The moves to one target: one, or one per promotion letter.
+Moves = tuple[Action, ...]
+
+
 class ChessRules:
     """Move generation and execution for chess pieces on one geometry.
 
@@ -83,6 +89,11 @@ class ChessRules:
         promotion: per colour, the squares where a pawn promotes.
         promo_letters: the kinds a pawn may promote to, as upper-case letters.
         castles: the castling rules (may be empty).
+
+    Every move the pieces could ever make is built once here as an :class:`Action` and kept
+    beside its target square (``slide_moves``, ``knight_moves``, ``king_moves``, the pawn
+    tables), so generation only walks tables and appends ready objects: building a tuple per
+    generated move was a fifth of perft's time.
     """
 
     def __init__(
@@ -114,6 +125,105 @@ class ChessRules:
         for r in castles:
             for sq in (r.king_from, r.rook_from):
                 self.keep[sq] &= ~r.bit
+        # A contiguous run of squares lets list.index find the king in C.
+        ordered = self.squares == tuple(range(self.squares[0], self.squares[-1] + 1)) \
+            if self.squares else False
+        self._span = (self.squares[0], self.squares[-1] + 1) if ordered else None
+        # Attacks by sliders can be found from a list of the enemy's sliders (few) instead of
+        # walking eight rays per square, when every ray stays inside the span searched.
+        self._lines = self._build_lines() if self._rays_stay_in_span() else None
+        self._slider_codes = {c: frozenset(k | c << 4 for k in (ROOK, BISHOP, QUEEN))
+                              for c in (WHITE, BLACK)}
+        self._orth_rays = [tuple(ray for d in ORTHOGONAL if (ray := self.rays[d][sq]))
+                           for sq in range(geo.size)]
+        self._diag_rays = [tuple(ray for d in DIAGONAL if (ray := self.rays[d][sq]))
+                           for sq in range(geo.size)]
+        self._build_move_tables()
+
+    def _rays_stay_in_span(self) -> bool:
+        if self._span is None:
+            return False
+        lo, hi = self._span
+        return all(lo <= t < hi for d in range(8) for sq in self.squares for t in self.rays[d][sq])
+
+    def _build_lines(self) -> list[dict[int, tuple[int, tuple[int, ...]]]]:
+        """Per square: {square on one of its rays: (direction, squares strictly between)}."""
+        lines: list[dict[int, tuple[int, tuple[int, ...]]]] = [{} for _ in range(self.geo.size)]
+        for sq in self.squares:
+            for d in range(8):
+                ray = self.rays[d][sq]
+                for i, t in enumerate(ray):
+                    lines[sq][t] = (d, ray[:i])
+        return lines
+
+    def _build_move_tables(self) -> None:
+        """The tables, filled for this rule set's own squares (empty for the rest: a rule set
+        over part of a large layout builds only what it uses)."""
+        size = self.geo.size
+        #: Per direction, per square: the ray as (target, move) pairs, nearest first.
+        self._ray_moves: list[list[tuple[Pair, ...]]] = [[()] * size for _ in range(8)]
+        #: Per kind (index = kind), per square: its rays (only the non-empty ones).
+        self.slide_moves: list[list[tuple[tuple[Pair, ...], ...]]] = [[()] * size] * 16
+        for kind in SLIDES:
+            self.slide_moves[kind] = [()] * size
+        self.knight_moves: list[tuple[Pair, ...]] = [()] * size
+        self.king_moves: list[tuple[Pair, ...]] = [()] * size
+        self.pawn_one: dict[int, list[tuple[int, Moves] | None]] = {
+            c: [None] * size for c in (WHITE, BLACK)}
+        self.pawn_two: dict[int, list[tuple[int, Moves] | None]] = {
+            c: [None] * size for c in (WHITE, BLACK)}
+        self.pawn_caps: dict[int, list[tuple[tuple[int, Moves], ...]]] = {
+            c: [()] * size for c in (WHITE, BLACK)}
+        self._own = frozenset(self.squares)
+        for sq in self.squares:
+            self._fill(sq)
+        # Castling: the squares that must be empty (other than the king's and rook's own).
+        self._castle_tests = {
+            c: tuple((r, tuple(s for s in r.empty if s not in (r.king_from, r.rook_from)),
+                      Action(MOVE, r.king_from, r.king_to)) for r in rules)
+            for c, rules in self.castles.items()
+        }
+
+    def _own_squares(self, squares: Sequence[int]) -> Sequence[int]:
+        """``squares``, checked to be this rule set's (the tables cover no others)."""
+        if not self._own.issuperset(squares):
+            outside = sorted(set(squares) - self._own)
+            raise ValueError(f"squares {outside} are not among this rule set's squares")
+        return squares
+
+    def _fill(self, sq: int) -> None:
+        rays = [self.rays[d][sq] for d in range(8)]
+        targets = {t for ray in rays for t in ray}
+        targets.update(self.knight[sq])
+        for c in (WHITE, BLACK):
+            targets.update(self.caps[c][sq])
+            targets.update(t for t in (self.push1[c][sq], self.push2[c][sq]) if t >= 0)
+        # One move object per target, shared by the tables (tuple.__new__: half the cost of
+        # the named tuple's constructor, which is felt when a variant is built).
+        new = tuple.__new__
+        moves = {t: new(Action, (MOVE, sq, t, "", -1, "")) for t in targets}
+        ray_moves = [tuple((t, moves[t]) for t in ray) for ray in rays]
+        for d in range(8):
+            self._ray_moves[d][sq] = ray_moves[d]
+        for kind, dirs in SLIDES.items():
+            self.slide_moves[kind][sq] = tuple(ray_moves[d] for d in dirs if ray_moves[d])
+        self.knight_moves[sq] = tuple((t, moves[t]) for t in self.knight[sq])
+        self.king_moves[sq] = tuple((t, moves[t]) for t in self.king[sq])
+        for c in (WHITE, BLACK):
+            promo = self.promotion[c]
+
+            def target(t: int) -> tuple[int, Moves] | None:
+                if t < 0:
+                    return None
+                if t in promo:  # noqa: B023 - used at once, in this iteration
+                    return t, tuple(new(Action, (MOVE, sq, t, letter, -1, ""))
+                                    for letter in self.promo_letters)
+                return t, (moves[t],)
+
+            self.pawn_one[c][sq] = target(self.push1[c][sq])
+            self.pawn_two[c][sq] = target(self.push2[c][sq])
+            self.pawn_caps[c][sq] = tuple(
+                m for t in self.caps[c][sq] if (m := target(t)) is not None)
 
     # ----------------------------------------------------------------------------- attacks
 
@@ -134,17 +244,16 @@ class ChessRules:
                 return True
         queen = QUEEN | shift
         rook = ROOK | shift
-        rays = self.rays
-        for d in ORTHOGONAL:
-            for t in rays[d][sq]:
+        for ray in self._orth_rays[sq]:
+            for t in ray:
                 p = board[t]
                 if p:
                     if p == rook or p == queen:
                         return True
                     break
         bishop = BISHOP | shift
-        for d in DIAGONAL:
-            for t in rays[d][sq]:
+        for ray in self._diag_rays[sq]:
+            for t in ray:
                 p = board[t]
                 if p:
                     if p == bishop or p == queen:
@@ -152,9 +261,53 @@ class ChessRules:
                     break
         return False
 
+    def _sliders(self, board: list[int], colour: int) -> list[tuple[int, int]]:
+        """(square, kind) of every rook, bishop and queen of ``colour`` in the span."""
+        assert self._span is not None
+        lo, hi = self._span
+        codes = self._slider_codes[colour]
+        return [(sq, p & 15) for sq, p in enumerate(board[lo:hi], lo) if p in codes]
+
+    def _attacked_fast(self, board: list[int], sq: int, by: int,
+                       sliders: list[tuple[int, int]]) -> bool:
+        """:meth:`attacked`, given ``sliders`` = :meth:`_sliders` of ``by`` on this board."""
+        shift = by << 4
+        knight = KNIGHT | shift
+        for t in self.knight[sq]:
+            if board[t] == knight:
+                return True
+        king = KING | shift
+        for t in self.king[sq]:
+            if board[t] == king:
+                return True
+        pawn = PAWN | shift
+        for t in self.pawn_from[by][sq]:
+            if board[t] == pawn:
+                return True
+        assert self._lines is not None
+        line = self._lines[sq]
+        for s, kind in sliders:
+            found = line.get(s)
+            if found is None:
+                continue
+            d, between = found
+            if (kind == ROOK and d >= 4) or (kind == BISHOP and d < 4):
+                continue
+            for t in between:
+                if board[t]:
+                    break
+            else:
+                return True
+        return False
+
     def king_square(self, board: list[int], colour: int) -> int:
         """The square of ``colour``'s king among this rule set's squares, or -1."""
         king = KING | colour << 4
+        if self._span is not None:
+            try:
+                return board.index(king, *self._span)
+            except ValueError:
+                return -1
         for sq in self.squares:
             if board[sq] == king:
                 return sq
@@ -174,15 +327,22 @@ class ChessRules:
         """
         them = 3 - us
         shift = them << 4
-        checkers = [t for t in self.knight[ksq] if board[t] == KNIGHT | shift]
-        checkers += [t for t in self.pawn_from[them][ksq] if board[t] == PAWN | shift]
+        knight = KNIGHT | shift
+        pawn = PAWN | shift
+        checkers = [t for t in self.knight[ksq] if board[t] == knight]
+        for t in self.pawn_from[them][ksq]:
+            if board[t] == pawn:
+                checkers.append(t)
         pins: dict[int, frozenset[int]] = {}
         queen = QUEEN | shift
+        rook = ROOK | shift
+        bishop = BISHOP | shift
+        rays = self.rays
         for d in range(8):
-            slider = (ROOK if d < 4 else BISHOP) | shift
-            ray = self.rays[d][ksq]
+            slider = rook if d < 4 else bishop
+            ray = rays[d][ksq]
             blocker = -1
-            for i, t in enumerate(ray):
+            for t in ray:
                 p = board[t]
                 if not p:
                     continue
@@ -195,7 +355,7 @@ class ChessRules:
                     if blocker < 0:
                         checkers.append(t)
                     else:
-                        pins[blocker] = frozenset(ray[: i + 1])
+                        pins[blocker] = frozenset(ray[: ray.index(t) + 1])
                 break
         return checkers, pins
 
@@ -219,10 +379,8 @@ class ChessRules:
             block: frozenset[int] | None = None
             if checkers:
                 block = frozenset(self.geo.between(ksq, checkers[0]) + (checkers[0],))
-            for sq in self.squares if squares is None else squares:
-                p = board[sq]
-                if p and p >> 4 == us and p & 15 != KING:
-                    self._piece_moves(board, sq, p & 15, us, ep, out, ksq, pins.get(sq), block)
+            squares = self.squares if squares is None else self._own_squares(squares)
+            self._generate(board, us, ep, squares, out, ksq, pins, block, False)
         self._king_moves(board, ksq, us, out)
         if castling and not checkers:
             self._castling(board, ksq, us, castling, out)
@@ -233,74 +391,112 @@ class ChessRules:
     ) -> list[Action]:
         """Moves that follow the pieces' patterns, without looking at king safety or castling."""
         out: list[Action] = []
-        for sq in self.squares if squares is None else squares:
-            p = board[sq]
-            if p and p >> 4 == us:
-                if p & 15 == KING:
-                    out.extend(Action(MOVE, sq, t) for t in self.king[sq]
-                               if not board[t] or board[t] >> 4 != us)
-                else:
-                    self._piece_moves(board, sq, p & 15, us, ep, out, -1, None, None)
+        squares = self.squares if squares is None else self._own_squares(squares)
+        self._generate(board, us, ep, squares, out, -1, {}, None, True)
         return out
 
-    def _piece_moves(
+    def _generate(
+        self, board: list[int], us: int, ep: int, squares: Sequence[int], out: list[Action],
+        ksq: int, pins: dict[int, frozenset[int]], block: frozenset[int] | None, kings: bool,
+    ) -> None:
+        """Moves of the pieces of ``us`` on ``squares``, in square order, into ``out``.
+
+        Kings move only when ``kings`` (pseudo-legal generation); pinned pieces and, in check,
+        every piece go through :meth:`_restricted_moves`. For each pawn: en passant first,
+        then pushes, then captures (the order the records and seeded playouts rely on).
+        """
+        append = out.append
+        them = 3 - us
+        slide_moves = self.slide_moves
+        knight_moves = self.knight_moves
+        pawn_one = self.pawn_one[us]
+        pawn_two = self.pawn_two[us]
+        pawn_caps = self.pawn_caps[us]
+        for sq in squares:
+            p = board[sq]
+            if not p or p >> 4 != us:
+                continue
+            kind = p & 15
+            if block is not None or (pins and sq in pins):
+                if kind != KING:
+                    self._restricted_moves(board, sq, kind, us, ep, out, ksq, pins.get(sq), block)
+                continue
+            if kind == PAWN:
+                caps = pawn_caps[sq]
+                if ep >= 0:
+                    for t, _ in caps:
+                        if t == ep:
+                            q = board[t]
+                            if not (q and q >> 4 == them) and self._ep_is_safe(board, sq, t, us,
+                                                                               ksq):
+                                append(Action(MOVE, sq, t))
+                one = pawn_one[sq]
+                if one is not None and not board[one[0]]:
+                    out += one[1]
+                    two = pawn_two[sq]
+                    if two is not None and not board[two[0]]:
+                        out += two[1]
+                for t, acts in caps:
+                    q = board[t]
+                    if q and q >> 4 == them:
+                        out += acts
+            elif kind == KNIGHT:
+                for t, a in knight_moves[sq]:
+                    q = board[t]
+                    if not q or q >> 4 != us:
+                        append(a)
+            elif kind == KING:
+                if kings:
+                    for t, a in self.king_moves[sq]:
+                        q = board[t]
+                        if not q or q >> 4 != us:
+                            append(a)
+            else:
+                for ray in slide_moves[kind][sq]:
+                    for t, a in ray:
+                        q = board[t]
+                        if q:
+                            if q >> 4 != us:
+                                append(a)
+                            break
+                        append(a)
+
+    def _restricted_moves(
         self, board: list[int], sq: int, kind: int, us: int, ep: int, out: list[Action],
         ksq: int, pin: frozenset[int] | None, block: frozenset[int] | None,
     ) -> None:
+        """Moves of a pinned piece, or of any piece while the king is in check."""
+        targets: list[tuple[int, Moves]] = []
         if kind == PAWN:
-            self._pawn_moves(board, sq, us, ep, out, ksq, pin, block)
-            return
-        append = out.append
-        if pin is None and block is None:
-            for d in SLIDES.get(kind, ()):
-                for t in self.rays[d][sq]:
+            them = 3 - us
+            caps = self.pawn_caps[us][sq]
+            for t, _ in caps:
+                if t == ep:
+                    q = board[t]
+                    if not (q and q >> 4 == them) and self._ep_is_safe(board, sq, t, us, ksq):
+                        out.append(Action(MOVE, sq, t))
+            one = self.pawn_one[us][sq]
+            if one is not None and not board[one[0]]:
+                targets.append(one)
+                two = self.pawn_two[us][sq]
+                if two is not None and not board[two[0]]:
+                    targets.append(two)
+            targets.extend(m for m in caps if board[m[0]] and board[m[0]] >> 4 == them)
+        else:
+            for ray in self.slide_moves[kind][sq]:
+                for t, a in ray:
                     q = board[t]
                     if q:
                         if q >> 4 != us:
-                            append(Action(MOVE, sq, t))
+                            targets.append((t, (a,)))
                         break
-                    append(Action(MOVE, sq, t))
+                    targets.append((t, (a,)))
             if kind == KNIGHT:
-                for t in self.knight[sq]:
-                    q = board[t]
-                    if not q or q >> 4 != us:
-                        append(Action(MOVE, sq, t))
-            return
-        targets: list[int] = []
-        for d in SLIDES.get(kind, ()):
-            for t in self.rays[d][sq]:
-                q = board[t]
-                if q:
-                    if q >> 4 != us:
-                        targets.append(t)
-                    break
-                targets.append(t)
-        if kind == KNIGHT:
-            targets.extend(t for t in self.knight[sq] if not board[t] or board[t] >> 4 != us)
-        for t in targets:
+                targets.extend((t, (a,)) for t, a in self.knight_moves[sq]
+                               if not board[t] or board[t] >> 4 != us)
+        for t, acts in targets:
             if (pin is None or t in pin) and (block is None or t in block):
-                append(Action(MOVE, sq, t))
-
-    def _pawn_moves(
-        self, board: list[int], sq: int, us: int, ep: int, out: list[Action],
-        ksq: int, pin: frozenset[int] | None, block: frozenset[int] | None,
-    ) -> None:
-        targets = self.pawn_pushes(board, sq, us)
-        them = 3 - us
-        for t in self.caps[us][sq]:
-            q = board[t]
-            if q and q >> 4 == them:
-                targets.append(t)
-            elif t == ep and self._ep_is_safe(board, sq, t, us, ksq):
-                out.append(Action(MOVE, sq, t))
-        promo = self.promotion[us]
-        for t in targets:
-            if (pin is not None and t not in pin) or (block is not None and t not in block):
-                continue
-            if t in promo:
-                out.extend(Action(MOVE, sq, t, letter) for letter in self.promo_letters)
-            else:
-                out.append(Action(MOVE, sq, t))
+                out += acts
 
     def pawn_pushes(self, board: list[int], sq: int, us: int) -> list[int]:
         """Empty squares a pawn of ``us`` on ``sq`` may step to (single, then double step)."""
@@ -324,27 +520,43 @@ class ChessRules:
         return safe
 
     def _king_moves(self, board: list[int], ksq: int, us: int, out: list[Action]) -> None:
+        """Append the king's safe steps.
+
+        Each target needs an attack test. Walking eight rays per target is what costs in open
+        positions, so with four or more targets the enemy's sliders are listed once and each
+        target only checks the lines to them (:meth:`_attacked_fast`).
+        """
+        targets = [(t, a) for t, a in self.king_moves[ksq]
+                   if not board[t] or board[t] >> 4 != us]
+        if not targets:
+            return
         king = board[ksq]
         board[ksq] = 0  # so that the king does not shield squares behind it from a slider
         them = 3 - us
-        for t in self.king[ksq]:
-            q = board[t]
-            if (not q or q >> 4 != us) and not self.attacked(board, t, them):
-                out.append(Action(MOVE, ksq, t))
+        if len(targets) < 4 or self._lines is None:
+            for t, a in targets:
+                if not self.attacked(board, t, them):
+                    out.append(a)
+        else:
+            sliders = self._sliders(board, them)
+            for t, a in targets:
+                if not self._attacked_fast(board, t, them, sliders):
+                    out.append(a)
         board[ksq] = king
 
     def _castling(
         self, board: list[int], ksq: int, us: int, rights: int, out: list[Action],
     ) -> None:
         rook = ROOK | us << 4
-        for rule in self.castles[us]:
+        them = 3 - us
+        for rule, clear, action in self._castle_tests[us]:
             if not rights & rule.bit or ksq != rule.king_from or board[rule.rook_from] != rook:
                 continue
-            if any(board[s] and s not in (rule.king_from, rule.rook_from) for s in rule.empty):
+            if any(board[s] for s in clear):
                 continue
-            if any(self.attacked(board, s, 3 - us) for s in rule.safe):
+            if any(self.attacked(board, s, them) for s in rule.safe):
                 continue
-            out.append(Action(MOVE, ksq, rule.king_to))
+            out.append(action)
 
     def ep_capturable(self, board: list[int], us: int, ep: int) -> bool:
         """Whether a pawn of ``us`` stands ready to capture en passant on ``ep`` (pseudo-legal)."""

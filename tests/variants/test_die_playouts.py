@@ -35,15 +35,20 @@ def check_state(game: Game) -> None:
     assert not any(s in variant.position(state, private=False) for s in secrets)
 
 
-def play(options: dict[str, Any], games: int) -> dict[str, int]:
+def play(options: dict[str, Any], games: int | range) -> dict[str, int]:
     return play_many(make_variant("die", options), games, check_state)
 
 
+CHUNKS = 8  # the default games split into chunks that the xdist workers share
+
+
 @pytest.mark.slow
-def test_playouts_with_default_options() -> None:
-    endings = play({}, GAMES)
-    assert sum(endings.values()) == GAMES
-    if GAMES >= 100:  # the games really end in each way the rules give
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_playouts_with_default_options(chunk: int) -> None:
+    seeds = range(chunk, GAMES, CHUNKS)
+    endings = play({}, seeds)
+    assert sum(endings.values()) == len(seeds)
+    if len(seeds) >= 100:  # the games really end in each way the rules give
         assert {"the white king die was captured", "the black king die was captured",
                 "100 turns without a capture", "threefold repetition"} <= set(endings)
 

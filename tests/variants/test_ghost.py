@@ -337,16 +337,21 @@ def test_view_lists_ring_ghosts_and_pending_spawn() -> None:
 # ---------------------------------------------------------------------------- playouts
 
 
+PLAYOUT_CHUNKS = 8  # the games split into chunks that the xdist workers share
+
+
 @pytest.mark.slow
-def test_random_playouts() -> None:
+@pytest.mark.parametrize("chunk", range(PLAYOUT_CHUNKS))
+def test_random_playouts(chunk: int) -> None:
     """Random games never raise or stall; every state and each game survive round trips."""
     games = int(os.environ.get("GRAVEKEEPER_PLAYOUTS", "1000"))
+    seeds = range(chunk, games, PLAYOUT_CHUNKS)
     variant = Ghost()
     started = time.process_time()
     finished = 0
-    for seed in range(games):
+    for seed in seeds:
         game = random_game(variant, seed, on_state=assert_position_round_trip)
         assert_record_round_trip(game)
         finished += game.outcome.result != "*"
-    assert finished >= games // 2  # ghosts take kings: most random games end
-    print(f"{games} ghost playouts in {time.process_time() - started:.1f} s CPU")
+    assert finished >= len(seeds) // 2  # ghosts take kings: most random games end
+    print(f"{len(seeds)} ghost playouts in {time.process_time() - started:.1f} s CPU")

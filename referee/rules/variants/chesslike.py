@@ -26,11 +26,24 @@ from referee.rules.fields import (
     side_text,
 )
 from referee.rules.geometry import Geometry, Layout, Region, standard_board
-from referee.rules.pieces import BISHOP, BLACK, COLOUR_NAMES, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
+from referee.rules.pieces import (
+    BISHOP,
+    BLACK,
+    COLOUR_NAMES,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
+    code,
+)
 from referee.rules.rng import seed_state
 from referee.rules.variant import ONGOING, Outcome, S, Variant, draw, win_for
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+#: Pieces that alone give their side mating material.
+_MATING = frozenset(code(k, c) for k in (PAWN, ROOK, QUEEN) for c in (WHITE, BLACK))
 
 
 class ChessLike(Variant[S]):
@@ -105,7 +118,12 @@ class ChessLike(Variant[S]):
 
     def insufficient_material(self, state: S) -> bool:
         """Neither side can possibly mate (python-chess's reading of the dead-position rule)."""
-        return all(self._insufficient(state.board, c) for c in (WHITE, BLACK))
+        board = state.board
+        # Asked at every node: a pawn, rook or queen of either side settles it (a set of the
+        # board is built in C) when the board holds only this rule set's squares.
+        if len(board) == len(self.rules.squares) and not _MATING.isdisjoint(board):
+            return False
+        return all(self._insufficient(board, c) for c in (WHITE, BLACK))
 
     def _insufficient(self, board: list[int], colour: int) -> bool:
         squares = self.rules.squares

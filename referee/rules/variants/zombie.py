@@ -107,6 +107,24 @@ LINES: tuple[int, ...] = tuple(
     for a in range(64))
 
 
+def _assignable(helpers: list[list[tuple[int, int]]]) -> bool:
+    """Whether every item can get a helper of its own from its list (bipartite matching by
+    augmenting paths; a few items and helpers)."""
+    owner: dict[tuple[int, int], int] = {}
+
+    def place(i: int, tried: set[tuple[int, int]]) -> bool:
+        for h in helpers[i]:
+            if h in tried:
+                continue
+            tried.add(h)
+            if h not in owner or place(owner[h], tried):
+                owner[h] = i
+                return True
+        return False
+
+    return all(place(i, set()) for i in range(len(helpers)))
+
+
 class _Trial(NamedTuple):
     """What a legality trial of the mover needs: its colour, king square and burial maps.
 
@@ -297,28 +315,130 @@ class Zombie(ZombieText):
                      memo: dict[Any, bool]) -> bool:
         """Whether the turn can end legally from here: now (``end``, the rest of the horde
         rotting), or after more zombie moves (RULINGS 5.8 #15: king safety is judged once the
-        whole turn is made, so a move is offered only if some way to finish the turn exists)."""
+        whole turn is made, so a move is offered only if some way to finish the turn exists).
+
+        The search is bounded three ways: a sound proof that the turn is lost
+        (:meth:`_hopeless`) cuts a branch early, only the zombie moves that can matter for the
+        king are tried (:meth:`_horde_steps`, those landing near the king first), and every
+        position met is remembered for the whole listing (``memo``: move orders that meet again
+        are searched once).
+        """
         if self._safe_after(board, ctx, ctx.ksq, left, horde):
             return True
         if not horde:
             return False
-        key = (tuple(board), horde, tuple(sorted(left)), ctx.ksq)
+        key = (tuple(board), horde, frozenset(left), ctx.ksq)
         found = memo.get(key)
         if found is not None:
             return found
-        memo[key] = False
-        if self._hopeless(board, ctx, horde, left):
-            return False
-        for sq in bits(horde):
-            rest, left2 = horde & ~(1 << sq), left + (sq,)
-            for m in self._zombie_pseudo(board, sq, ctx.us, -1):
+        result = False
+        if not self._hopeless(board, ctx, horde, left):
+            for sq, m in self._horde_steps(board, ctx, horde):
+                rest, left2 = horde & ~(1 << sq), left + (sq,)
                 after = self._after(board, m, ctx.us)
                 if self.each_step and not self._safe_after(after, ctx, ctx.ksq, left2, 0):
                     continue
                 if self._completable(after, ctx, rest, left2, memo):
-                    memo[key] = True
-                    return True
-        return False
+                    result = True
+                    break
+        memo[key] = result
+        return result
+
+    def _horde_steps(self, board: list[int], ctx: _Trial,
+                     horde: int) -> list[tuple[int, Action]]:
+        """The (zombie square, move) pairs worth trying next in :meth:`_completable`.
+
+        Only what lands on or leaves the king's live *lines* (:meth:`_king_lines`) can change
+        whether the king is safe at the end. A move that neither lands there nor leaves from
+        there, and that does not clear a square another remaining zombie could ever pass or
+        land on (its origin, or an enemy piece it captures), leaves the turn no better than
+        letting the zombie rot:
+        every later move stays possible and the final position near the king is the same.
+        Those moves are skipped. So are promotions but one per square (our own piece's kind
+        never matters to our king's safety, and the zombie moves only once). Moves landing on
+        the lines come first.
+        """
+        us = ctx.us
+        lines = self._king_lines(board, ctx, horde)
+        zombies = list(bits(horde))
+        reach = {z: self._span(board, z, us, horde) for z in zombies}
+        near: list[tuple[int, Action]] = []
+        clearing: list[tuple[int, Action]] = []
+        for z in zombies:
+            others = 0
+            for z2 in zombies:
+                if z2 != z:
+                    others |= reach[z2]
+            leaves_line = (lines | others) >> z & 1
+            seen = 0
+            for m in self._zombie_pseudo(board, z, us, -1):
+                to = m.to
+                if seen >> to & 1:
+                    continue
+                seen |= 1 << to
+                if lines >> to & 1:
+                    near.append((z, m))
+                elif leaves_line or (board[to] and others >> to & 1):
+                    clearing.append((z, m))
+        return near + clearing
+
+    def _king_lines(self, board: list[int], ctx: _Trial, horde: int) -> int:
+        """Bit set of the squares from which a piece could attack the king or shield it this
+        turn: its rays up to the first piece that is not a remaining horde zombie (that piece,
+        or a zombie capturing it, closes the line for the turn), and its knight squares. A
+        line counts only if an enemy piece could attack along it at the end: the piece
+        closing it is an enemy slider of that direction (or an adjacent enemy pawn or king),
+        or a burial on it could be revealed; a knight square counts if it holds an enemy knight
+        or a burial."""
+        r, ksq = self.rules, ctx.ksq
+        them = 3 - ctx.us
+        shift = them << 4
+        hidden = set(ctx.own) | set(ctx.opp or ())
+        queen = QUEEN | shift
+        mask = 0
+        for t in r.knight[ksq]:
+            if board[t] == KNIGHT | shift or t in hidden:
+                mask |= 1 << t
+        for d in range(8):
+            slider = (ROOK if d < 4 else BISHOP) | shift
+            seg, live = 0, False
+            for i, t in enumerate(r.rays[d][ksq]):
+                seg |= 1 << t
+                live = live or t in hidden
+                p = board[t]
+                if p and not horde >> t & 1:
+                    live = live or p == slider or p == queen or (i == 0 and (
+                        p == KING | shift or (p == PAWN | shift and t in r.pawn_from[them][ksq])))
+                    break
+            if live:
+                mask |= seg
+        return mask
+
+    def _span(self, board: list[int], sq: int, us: int, horde: int) -> int:
+        """Bit set of every square the zombie on ``sq`` could pass or land on this turn, if all
+        other ``horde`` zombies got out of its way (a non-horde piece of ours stops it before,
+        an enemy piece on it: only a zombie could ever replace either)."""
+        r, piece = self.rules, board[sq]
+        kind, mask = piece & 15, 0
+        if kind == PAWN:
+            for t in (r.push1[us][sq], r.push2[us][sq]):
+                if t >= 0:
+                    mask |= 1 << t
+            for t in r.caps[us][sq]:
+                if board[t] >> 4 == 3 - us:
+                    mask |= 1 << t
+            return mask
+        if kind == KNIGHT:
+            return sum(1 << t for t in r.knight[sq])
+        for d in SLIDES.get(kind, ()):
+            for t in r.rays[d][sq]:
+                p = board[t]
+                if p and not horde >> t & 1:
+                    if p >> 4 != us:
+                        mask |= 1 << t
+                    break
+                mask |= 1 << t
+        return mask
 
     def _hopeless(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...]) -> bool:
         """A sound proof that no order of moves of the ``horde`` zombies can end the turn with
@@ -327,9 +447,11 @@ class Zombie(ZombieText):
         Take the most open board the turn can reach: every horde zombie gone, the reveals of
         ``left`` made (a revealed pawn on its last rank as a queen). An enemy piece attacking the
         king there still attacks at the end unless a horde zombie captures it, or something
-        lands between: a zombie, or a reveal on a zombie's origin. If for some attacker no
-        zombie could do that even with every other zombie and enemy piece out of its way (the
-        mover's other pieces and the enemy king never move in a horde), the turn is lost.
+        lands between: a zombie, or a reveal on a zombie's origin. The attackers' lines meet
+        only at the king, so each needs a zombie of its own, landing there or leaving from
+        there (one zombie may do both: land on one line, uncover a reveal on another). If no
+        such assignment exists even with every other zombie out of the way (:meth:`_span`),
+        the turn is lost.
         """
         us, them, ksq = ctx.us, 3 - ctx.us, ctx.ksq
         pend = board[:]
@@ -340,19 +462,23 @@ class Zombie(ZombieText):
             if piece:
                 pend[v] = code(QUEEN, them) if piece >> 4 == them and piece & 15 == PAWN and \
                     self.last_rank[them] >> v & 1 else piece
-        enemy_king, fixed = KING | them << 4, 0
-        for sq, p in enumerate(board):
-            if p and (p >> 4 == us or p == enemy_king):
-                fixed |= 1 << sq
-        fixed &= ~horde
-        reach = [(z, self._reach(board, z, us, fixed)) for z in bits(horde)]
+        attackers = self._attackers(pend, ksq, them)
+        if not attackers:
+            return False
+        reach = [(z, self._span(board, z, us, horde)) for z in bits(horde)]
         buried = set(ctx.own) | set(ctx.opp or ())
-        for a in self._attackers(pend, ksq, them):
+        # Each attacker's helpers: ("land", z) for a zombie that can reach its line, ("leave",
+        # z) for a zombie whose origin on the line hides a burial.
+        helpers: list[list[tuple[int, int]]] = []
+        for a in attackers:
             between = self.between[ksq][a]
             need = between if pend[a] & 15 == KING else between | 1 << a
-            if not any(mask & need or (between >> z & 1 and z in buried) for z, mask in reach):
+            options = [(0, z) for z, mask in reach if mask & need]
+            options += [(1, z) for z, _ in reach if between >> z & 1 and z in buried]
+            if not options:
                 return True
-        return False
+            helpers.append(options)
+        return not _assignable(helpers)
 
     def _attackers(self, board: list[int], sq: int, by: int) -> list[int]:
         """Squares of the pieces of colour ``by`` attacking ``sq`` on ``board``."""
@@ -370,31 +496,6 @@ class Zombie(ZombieText):
                         out.append(t)
                     break
         return out
-
-    def _reach(self, board: list[int], sq: int, us: int, fixed: int) -> int:
-        """Bit set of squares the piece on ``sq`` could ever move to this turn, if every piece
-        not in ``fixed`` got out of its way (enemy pieces it would capture stop nothing)."""
-        r, piece = self.rules, board[sq]
-        kind, mask = piece & 15, 0
-        if kind == PAWN:
-            one = r.push1[us][sq]
-            if one >= 0 and not fixed >> one & 1:
-                mask |= 1 << one
-                two = r.push2[us][sq] if self.double_step else -1
-                if two >= 0 and not fixed >> two & 1:
-                    mask |= 1 << two
-            for t in r.caps[us][sq]:
-                if board[t] >> 4 == 3 - us and not fixed >> t & 1:
-                    mask |= 1 << t
-            return mask
-        if kind == KNIGHT:
-            return sum(1 << t for t in r.knight[sq] if not fixed >> t & 1)
-        for d in SLIDES.get(kind, ()):
-            for t in r.rays[d][sq]:
-                if fixed >> t & 1:
-                    break
-                mask |= 1 << t
-        return mask
 
     def _zombie_pseudo(self, board: list[int], sq: int, us: int, ep: int) -> list[Action]:
         """A zombie's moves by the piece patterns (never castling: a king is never a zombie).
