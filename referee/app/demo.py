@@ -1,7 +1,8 @@
 """``gravekeeper demo --variant V``: a demonstration game through the whole physical path.
 
-A scripted "player" picks random legal actions (seeded) and carries them out by hand on the
-simulated sensor board (``sim://``: the reference firmware behind a real pseudo-terminal). The
+A scripted "player" plays the variant's curated showcase (referee/app/showcases: the
+variant's signature within a few turns; random legal actions, seeded, with ``--random``) and
+carries the actions out by hand on the simulated sensor board (``sim://``: the reference firmware behind a real pseudo-terminal). The
 board's events travel through the firmware bridge to move inference and the referee, whose
 updates drive the LEDs (on the simulated board, over the protocol) and a display (luma's dummy
 device). Each step prints the board, the LED map and the display text; ``--capture DIR`` also
@@ -21,6 +22,7 @@ from typing import Any, TextIO
 from firmware_bridge import open_sensor
 from firmware_bridge.errors import BridgeError, SensorTimeout
 from firmware_bridge.sensor import Sensor
+from referee.app.showcase import ActionSource, load_showcase, scripted_source
 from referee.live.physical import Step, physical_steps
 from referee.live.session import Referee, Update
 from referee.rules import actions as A
@@ -30,6 +32,7 @@ from referee.rules.pieces import COLOUR_NAMES
 
 OFF_BOARD = (A.BURY, A.ASSIGN, A.PROMOTE)
 PHYSICAL_CHOICES = (A.HOME, A.SPAWN, A.DROP)
+WAIT_MS = 300  # a pause this long in hand steps waits for the referee's answer
 PATTERN_MARKS = {"STEADY": "o", "SLOW_BLINK": "*", "FAST_BLINK": "!", "PULSE": "~"}
 
 
@@ -75,7 +78,8 @@ class DemoOutputs:
 
         name = self.game.variant.layout.name
         if update.kind == "action":
-            return self.presenter.update(update.events, turn=update.state.to_act)
+            return self.presenter.update(update.events, turn=update.state.to_act,
+                                         check=self.game.variant.in_check(update.state))
         if update.problem is not None:
             return self.presenter.problem(update.text, [name(s) for s in update.problem.to_empty],
                                           [name(s) for s in update.problem.to_fill])
@@ -105,32 +109,70 @@ class DemoOutputs:
 
 
 class Player:
-    """Picks actions for both sides and carries them out on the simulated board."""
+    """Picks actions for both sides (from ``source``) and carries them out on the simulated board.
 
-    def __init__(self, variant: str, options: dict[str, Any], seed: int, noise: bool) -> None:
+    ``source`` decides WHAT is played (a showcase script, or random legal actions); the rest of
+    the demo decides HOW (hand steps on the simulated board, the referee, the outputs).
+    """
+
+    def __init__(self, variant: str, options: dict[str, Any], seed: int, noise: bool,
+                 source: ActionSource | None = None) -> None:
         self.truth = Game(variant, options, seed=seed)
         self.rng = random.Random(seed)
         self.noise = noise
+        self.source = source if source is not None else random_source(self.rng)
+        self.notes: list[str] = []
+        self.done = False
 
-    def turn(self) -> tuple[list[A.Action], Any]:
-        """The actions of the next turn (a move and the physical choices that go with it)."""
+    def _next(self) -> A.Action | None:
+        if self.done:
+            return None
+        picked = self.source(self.truth)
+        if picked is None:
+            self.done = True
+            return None
+        action, note = picked
+        if note:
+            self.notes.append(note)
+        return action
+
+    def turn(self) -> tuple[list[A.Action], Any] | None:
+        """The actions of the next turn (a move and the physical choices that go with it), or
+        None when the source has nothing more to play."""
         before = self.truth.state
-        turn = [self.rng.choice(self.truth.legal())]
-        self.truth.play(turn[0])
+        first = self._next()
+        if first is None:
+            return None
+        turn = [first]
+        self.truth.play(first)
         while (self.truth.outcome.result == "*" and self.truth.state.to_act == before.to_act
                and self.truth.legal() and self.truth.legal()[0].kind in PHYSICAL_CHOICES):
-            turn.append(self.rng.choice(self.truth.legal()))
-            self.truth.play(turn[-1])
+            action = self._next()
+            if action is None:
+                break
+            turn.append(action)
+            self.truth.play(action)
         return turn, before
 
     def off_board_choice(self) -> str | None:
         """A choice the game waits for that is made off the board, or None."""
         legal = self.truth.legal()
         if self.truth.outcome.result == "*" and legal and legal[0].kind in OFF_BOARD:
-            text = self.truth.variant.format_action(self.rng.choice(legal))
-            self.truth.play(text)
+            action = self._next()
+            if action is None:
+                return None
+            text = self.truth.variant.format_action(action)
+            self.truth.play(action)
             return text
         return None
+
+
+def random_source(rng: random.Random) -> ActionSource:
+    """An :data:`ActionSource` of random legal actions (``--random``), forever."""
+    def next_action(game: Game) -> tuple[A.Action, str] | None:
+        legal = game.legal()
+        return (rng.choice(legal), "") if legal else None
+    return next_action
 
 
 def drain(sensor: Sensor, referee: Referee, start: float, quiet: float = 0.35) -> None:
@@ -151,6 +193,8 @@ def perform(sim: Any, game: Game, steps: list[Step], sensor: Sensor, referee: Re
     """Carry out hand steps on the simulated board (buttons only once the board settled)."""
     name = game.variant.layout.name
     for step in steps:
+        if step.gap_ms >= WAIT_MS:  # the hand waits for the referee (a refused capture)
+            drain(sensor, referee, start)
         if step.kind == "lift":
             sim.lift(name(step.square))
         elif step.kind == "place":
@@ -164,9 +208,13 @@ def perform(sim: Any, game: Game, steps: list[Step], sensor: Sensor, referee: Re
 
 
 def run_demo(variant: str, options: dict[str, Any], seed: int, turns: int, out: TextIO,
-             capture: Path | None = None, pace: float = 0.0, noise: bool = False) -> Game:
-    """Play ``turns`` turns through the simulated board; returns the referee's game."""
-    player = Player(variant, options, seed, noise)
+             capture: Path | None = None, pace: float = 0.0, noise: bool = False,
+             source: ActionSource | None = None) -> Game:
+    """Play up to ``turns`` turns through the simulated board; returns the referee's game.
+
+    ``source`` picks the actions (:func:`showcase_source` or :func:`random_source`; random by
+    default)."""
+    player = Player(variant, options, seed, noise, source)
     game = Game(variant, options, seed=seed)
     occupied = [game.variant.layout.name(sq) for sq, p in enumerate(game.state.board) if p]
     url = f"sim://?variant={variant}&start={','.join(occupied) or 'empty'}"
@@ -178,15 +226,19 @@ def run_demo(variant: str, options: dict[str, Any], seed: int, turns: int, out: 
             drain(sensor, referee, start)  # the board's first snapshot
             referee.start()
             for _ in range(turns):
-                _private_choices(player, referee)
+                _private_choices(player, referee, out)
                 if player.truth.outcome.result != "*":
                     break
-                actions, before = player.turn()
+                picked = player.turn()
+                _say_notes(player, out)
+                if picked is None:
+                    break
+                actions, before = picked
                 steps = physical_steps(player.truth.variant, before, actions, player.rng,
                                        noise=noise)
                 perform(sensor.simulator, game, steps, sensor, referee, start)  # type: ignore[attr-defined]
                 drain(sensor, referee, start)
-                _private_choices(player, referee)
+                _private_choices(player, referee, out)
                 if pace:
                     time.sleep(pace)  # only so that a person can follow the demo
         finally:
@@ -194,13 +246,29 @@ def run_demo(variant: str, options: dict[str, Any], seed: int, turns: int, out: 
     return game
 
 
-def _private_choices(player: Player, referee: Referee) -> None:
+def showcase_source(variant: str) -> ActionSource:
+    """The curated showcase of ``variant`` (referee/app/showcases/VARIANT.txt) as a source.
+
+    Raises:
+        RefereeError: the variant has no showcase.
+    """
+    return scripted_source(load_showcase(variant))
+
+
+def _say_notes(player: Player, out: TextIO) -> None:
+    for note in player.notes:
+        out.write(f">>> {note}\n")
+    player.notes.clear()
+
+
+def _private_choices(player: Player, referee: Referee, out: TextIO) -> None:
     while (text := player.off_board_choice()) is not None:
+        _say_notes(player, out)
         referee.private_action(text)
 
 
 def demo_main(argv: list[str]) -> int:
-    """``gravekeeper demo [--variant V] [--turns N] [--seed N] [--capture DIR]``"""
+    """``gravekeeper demo [--variant V] [--random] [--turns N] [--seed N] [--capture DIR]``"""
     from referee.app.cli import _options
 
     parser = argparse.ArgumentParser(prog="gravekeeper demo")
@@ -211,10 +279,14 @@ def demo_main(argv: list[str]) -> int:
     parser.add_argument("--capture", type=Path, help="write LED and display PNGs here")
     parser.add_argument("--pace", type=float, default=0.0, help="seconds to pause per turn")
     parser.add_argument("--noise", action="store_true", help="add switch bounce and brushes")
+    parser.add_argument("--random", action="store_true",
+                        help="random legal moves instead of the variant's showcase")
     args = parser.parse_args(argv)
     try:
-        game = run_demo(args.variant, _options(args.options), args.seed, args.turns, sys.stdout,
-                        args.capture, args.pace, args.noise)
+        options = _options(args.options)
+        source = None if args.random else showcase_source(args.variant)
+        game = run_demo(args.variant, options, args.seed, args.turns, sys.stdout,
+                        args.capture, args.pace, args.noise, source)
     except (RefereeError, BridgeError) as err:
         print(f"gravekeeper demo: {err}", file=sys.stderr)
         return 2

@@ -69,7 +69,8 @@ def test_resurrection_prompt_and_promotion() -> None:
     assert promo.scene["e8"].pattern is Pattern.PULSE
     assert promo.screen.options == ("Q", "N") and promo.screen.selected == 0
     roll = p.update([Prompt("Roll the die", colour=BLACK, kind="roll")])
-    assert roll.screen.lines == ("Roll the die",) and not roll.scene
+    assert roll.screen.lines == ("Roll the die",)
+    assert set(roll.scene) == {"e7", "e8"}  # the last move stays lit until the next one
 
 
 def test_zombie_reveal_rot_and_announcements() -> None:
