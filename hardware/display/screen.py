@@ -149,8 +149,8 @@ def fit_lines(items: Iterable[tuple[int, str]], cols: int = LINE_COLUMNS,
     together in ``rows`` lines of ``cols`` characters once word-wrapped, in their given order.
 
     The most important sentence is always kept (the renderer then cuts it); the others are
-    taken by rank (the later one first among equals) while they fit, so a long batch of news never pushes the important part off
-    the screen. Repeated sentences are said once.
+    taken by rank (the later one first among equals) while they fit, so a long batch of news
+    never pushes the important part off the screen. Repeated sentences are said once.
     """
     listed = list(dict.fromkeys((rank, text) for rank, text in items if text))
     if not listed:

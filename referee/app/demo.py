@@ -2,12 +2,12 @@
 
 A scripted "player" plays the variant's curated showcase (referee/app/showcases: the
 variant's signature within a few turns; random legal actions, seeded, with ``--random``) and
-carries the actions out by hand on the simulated sensor board (``sim://``: the reference firmware behind a real pseudo-terminal). The
-board's events travel through the firmware bridge to move inference and the referee, whose
-updates drive the LEDs (on the simulated board, over the protocol) and a display (luma's dummy
-device). Each step prints the board, the LED map and the display text; ``--capture DIR`` also
-writes them as PNG pictures. Off-board choices (a Zombie burial, a Masquerade assignment) are
-made as a player would on a phone.
+carries the actions out by hand on the simulated sensor board (``sim://``: the reference
+firmware behind a real pseudo-terminal). The board's events travel through the firmware
+bridge to move inference and the referee, whose updates drive the LEDs (on the simulated board,
+over the protocol) and a display (luma's dummy device). Each step prints the board, the LED
+map and the display text; ``--capture DIR`` also writes them as PNG pictures. Off-board
+choices (a Zombie burial, a Masquerade assignment) are made as a player would on a phone.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ written there), its layout of regions, and four rule hooks: :meth:`Variant.initi
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -112,6 +113,8 @@ class Variant(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     #: Upper-case letters a pawn-like piece may promote to, in canonical order.
     promo_letters: ClassVar[str] = "QRBN"
+    #: How a player types this variant's actions (``gravekeeper play``'s help), a few lines.
+    help_text: ClassVar[str] = "Moves in coordinates: e2e4 or e2-e4 (NOTATION.md)."
 
     def __init__(self, options: Mapping[str, OptionValue] | None = None) -> None:
         self.options: dict[str, OptionValue] = self.validate_options(options or {})
@@ -156,6 +159,10 @@ class Variant(ABC):
     @abstractmethod
     def rule_outcome(self, state: State, legal: list[Action]) -> Outcome:
         """The result the rules give this state (``legal`` = :meth:`generate` of it)."""
+
+    def help(self) -> str:
+        """How to type this variant's actions, with these options (see ``help_text``)."""
+        return inspect.cleandoc(self.help_text)
 
     def piece_letter(self, piece: int) -> str:
         """The NOTATION.md letter of a piece code (``""`` for empty)."""

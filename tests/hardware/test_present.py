@@ -143,3 +143,35 @@ def test_step_capture_writes_both_pictures(tmp_path: Path) -> None:
     with Image.open(display) as im:
         assert im.size == (256, 128)
     assert capture.write(shown)[0].name == "step-002-leds.png"
+
+
+def test_a_choice_keeps_the_last_move_and_says_where_the_piece_went() -> None:
+    p = Presenter()
+    p.update([Moved("P e4-d5", piece="P", frm="e4", to="d5"),
+              Captured("p captured on d5", piece="p", square="d5"),
+              Prompt("Black chooses a Hell home", colour=BLACK, kind="home",
+                     options=("home=hell:a7", "home=hell:d7"))], turn=BLACK)
+    home = p.update([Placed("p goes to Hell on hell:d7", piece="p", square="hell:d7",
+                            reason="hell home")], turn=BLACK)
+    assert {"e4", "d5", "hell:d7"} <= set(home.scene)
+    assert home.screen.kind is ScreenKind.ANNOUNCEMENT and home.screen.title == "Black to move"
+    assert home.screen.lines == ("p goes to Hell on hell:d7", "P e4xd5")
+
+
+def test_announcements_say_whose_turn_and_check() -> None:
+    out = Presenter().update([Moved("B c4-f7", piece="B", frm="c4", to="f7"),
+                              Captured("p captured on f7", piece="p", square="f7")],
+                             turn=BLACK, check=True)
+    assert out.screen.title == "Black to move" and out.screen.lines == ("Check", "B c4xf7+")
+    zombie = Presenter().update([Moved("P e2-e4", piece="P", frm="e2", to="e4"),
+                                 Announcement("No zombies anywhere")], turn=BLACK)
+    assert zombie.screen.title == "Black to move"
+
+
+def test_long_move_texts_shorten_on_the_clock_line() -> None:
+    out = Presenter().update([Moved("black High Priest hall:h1-hall:h2", piece="h",
+                                    frm="hall:h1", to="hall:h2")], turn=WHITE, clock=CLOCK)
+    assert out.screen.lines == ("h hall:h1-hall:h2",)
+    free = Presenter().update([Moved("black High Priest hall:h1-hall:h2", piece="h",
+                                     frm="hall:h1", to="hall:h2")], turn=WHITE)
+    assert free.screen.lines == ("black High Priest hall:h1-hall:h2",)

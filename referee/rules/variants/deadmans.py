@@ -123,6 +123,10 @@ class DeadMans(ChessLike):
 
     name = "deadmans"
     title = "Dead Man's Chess"
+    help_text = """
+    Earth moves in SAN (e4, Nf3, O-O) or coordinates (e2e4); Hell moves: hell:e2-hell:e4.
+    A Hell capture may rise onto a tombstone: hell:c4-hell:f7@e5.
+    After an Earth capture the owner picks a vacant Hell home: home=hell:b1."""
     board_region = EARTH
     option_specs: ClassVar = (
         OptionSpec("dmc.bishop_home", "by_colour",
