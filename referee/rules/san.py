@@ -26,12 +26,13 @@ if TYPE_CHECKING:
 _SAN: Final = re.compile(
     r"^(?P<piece>[KQRBN])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<x>x)?(?P<to>[a-h][1-8])"
     r"(?:=?(?P<promo>[QRBNK]))?[+#]?[!?]*$")
+_CASTLE: Final = re.compile(r"^[O0]-[O0](?P<long>-[O0])?[+#]?[!?]*$")
 _CHESS_MEN: Final = frozenset("KQRBNP")
 
 
 def looks_like_san(text: str) -> bool:
-    """Whether ``text`` has the form of a SAN piece move or pawn move."""
-    return _SAN.match(text.strip()) is not None
+    """Whether ``text`` has the form of a SAN move (castling included)."""
+    return _SAN.match(text.strip()) is not None or _CASTLE.match(text.strip()) is not None
 
 
 def speaks_san(variant: Variant) -> bool:
@@ -49,6 +50,12 @@ def parse_san(text: str, variant: Variant, state: State) -> Action:
         NotationError: not SAN, no legal move fits, or several do (the text says which).
     """
     raw = text.strip()
+    castle = _CASTLE.match(raw)
+    if castle and speaks_san(variant):
+        king = variant.castling_action(state, bool(castle.group("long")))
+        if king not in variant.legal_actions(state):
+            raise NotationError(f"{raw!r}: castling is not legal now")
+        return king
     m = _SAN.match(raw)
     if m is None or not speaks_san(variant):
         raise NotationError(f"cannot read {raw!r} as a move of {variant.name}")
