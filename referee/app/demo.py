@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from firmware_bridge import open_sensor
 from firmware_bridge.errors import BridgeError, SensorTimeout
 from firmware_bridge.sensor import Sensor
-from referee.app.showcase import ActionSource, load_showcase, scripted_source
+from referee.app.showcase import ActionSource, check_showcase, scripted_source
 from referee.live.physical import Step, physical_steps
 from referee.live.session import Referee, Update
 from referee.rules import actions as A
@@ -246,13 +246,15 @@ def run_demo(variant: str, options: dict[str, Any], seed: int, turns: int, out: 
     return game
 
 
-def showcase_source(variant: str) -> ActionSource:
-    """The curated showcase of ``variant`` (referee/app/showcases/VARIANT.txt) as a source.
+def showcase_source(variant: str, options: dict[str, Any] | None = None,
+                    seed: int = 1) -> ActionSource:
+    """The curated showcase of ``variant`` (referee/app/showcases/VARIANT.txt) as a source,
+    checked first against the engine with ``options``.
 
     Raises:
-        RefereeError: the variant has no showcase.
+        RefereeError: no such variant or showcase, or the showcase does not fit ``options``.
     """
-    return scripted_source(load_showcase(variant))
+    return scripted_source(check_showcase(variant, options, seed))
 
 
 def _say_notes(player: Player, out: TextIO) -> None:
@@ -284,7 +286,7 @@ def demo_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     try:
         options = _options(args.options)
-        source = None if args.random else showcase_source(args.variant)
+        source = None if args.random else showcase_source(args.variant, options, args.seed)
         game = run_demo(args.variant, options, args.seed, args.turns, sys.stdout,
                         args.capture, args.pace, args.noise, source)
     except (RefereeError, BridgeError) as err:

@@ -14,9 +14,10 @@ square, an assignment). The scripted actions themselves are the referee's privat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from referee.rules.actions import Action
 from referee.rules.errors import RefereeError
@@ -66,6 +67,25 @@ def load_showcase(variant: str) -> list[Scripted]:
         raise RefereeError(f"no showcase for variant {variant!r} (showcases: {have}); "
                            "use --random")
     return parse_showcase(path.read_text(encoding="utf-8"))
+
+
+def check_showcase(variant: str, options: Mapping[str, Any] | None = None,
+                   seed: int = 1) -> list[Scripted]:
+    """The showcase of ``variant`` after playing it through the engine with ``options``.
+
+    Raises:
+        RefereeError: an unknown variant or option, no showcase, or the script does not fit
+            these options (the message names the action and suggests ``--random``).
+    """
+    game = Game(variant, options, seed=seed)  # an unknown variant or option is named first
+    script = load_showcase(variant)
+    for item in script:
+        try:
+            game.play(item.text)
+        except RefereeError as err:
+            raise RefereeError(f"the {variant} showcase does not fit these options ({err}); "
+                               "use --random") from None
+    return script
 
 
 #: Where the demo's actions come from: given the game so far, the next action and what to say

@@ -9,7 +9,10 @@ what it claims (a rule changed, a script went stale) fails here.
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Final
 
 import pytest
@@ -178,3 +181,29 @@ def test_notes_and_comments_parse() -> None:
     script = parse_showcase("# title\n\ne2e4 e7e5  # both\nroll=2\n")
     assert [(s.text, s.note) for s in script] == [("e2e4", "both"), ("e7e5", ""),
                                                   ("roll=2", "")]
+
+
+def _demo(*args: str) -> subprocess.CompletedProcess[str]:
+    exe = Path(sys.executable).with_name("gravekeeper")
+    return subprocess.run([str(exe), "demo", *args], capture_output=True, text=True,
+                          timeout=240)
+
+
+def test_the_demo_command_plays_the_showcase_and_keeps_secrets() -> None:
+    out = _demo("--variant", "zombie", "--pace", "0")
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    shown = [line for line in out.stdout.splitlines()
+             if line.startswith(("Display: ", ">>> ", "--- step"))]
+    assert any("rots" in line for line in shown) and any("rises" in line for line in shown)
+    assert not any("bury=d5" in line or "under d5" in line for line in shown)
+    assert "=== 11 actions refereed" in out.stdout
+
+
+def test_the_demo_command_random_and_bad_input() -> None:
+    out = _demo("--variant", "ghost", "--random", "--turns", "2", "--pace", "0")
+    assert out.returncode == 0 and "=== 2 actions refereed" in out.stdout
+    bad = _demo("--variant", "nope", "--pace", "0")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+    unfit = _demo("--variant", "die", "--options", '{"die.roll_source": "rng"}', "--pace", "0")
+    assert unfit.returncode == 2 and "does not fit these options" in unfit.stderr
+    assert "use --random" in unfit.stderr and unfit.stderr.count("\n") == 1
