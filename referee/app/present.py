@@ -163,6 +163,8 @@ class Presenter:
         if said:
             title = f"{screens.colour_name(turn)} to move" if turn in (1, 2) else "Referee"
             lines = screens.fit_lines([*said, (9, note)] if note else said)
+            if note and note not in lines and short != note:  # the short form may still fit
+                lines = screens.fit_lines([*said, (9, short)])
             return screens.Screen(screens.ScreenKind.ANNOUNCEMENT, title, lines,
                                   clock=clock, colour=turn)
         if turn is not None:  # with a clock the move has one line of its own
