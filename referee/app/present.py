@@ -86,7 +86,7 @@ class Presenter:
         moved = [e for e in public if isinstance(e, Moved) and e.frm and e.to]
         if moved:
             self._last_moves = [(e.frm, e.to) for e in moved]
-            self._last_note = _move_note(moved[0], public)
+            self._last_note = _move_note(moved[0], public, castled=len(moved) == 2)
         mark = "+" if check else ""
         long, short = (n + mark if n else "" for n in self._last_note)
         scene = compose(self._background(), *self._situations(public))
@@ -194,9 +194,13 @@ def _news(events: list[GameEvent]) -> list[tuple[int, str]]:
     return out
 
 
-def _move_note(move: Moved, events: list[GameEvent]) -> tuple[str, str]:
-    """The move as the variant says it (``x`` for a capture), and as one short line: the
-    compact ``piece from-to`` form when the text would not fit on one display line."""
+def _move_note(move: Moved, events: list[GameEvent], castled: bool = False) -> tuple[str, str]:
+    """The move as the variant says it (``x`` for a capture; ``O-O``/``O-O-O`` for a king that
+    moves two files with its rook), and as one short line: the compact ``piece from-to`` form
+    when the text would not fit on one display line."""
+    if castled and move.piece in ("K", "k") and abs(ord(move.frm[0]) - ord(move.to[0])) == 2:
+        side = "O-O" if move.to[0] > move.frm[0] else "O-O-O"
+        return side, side
     took = any(isinstance(e, Captured) and e.square == move.to for e in events) or any(
         isinstance(e, CaptureAttempt) and e.to == move.to and e.succeeded for e in events)
     sep = "x" if took else "-"

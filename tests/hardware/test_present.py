@@ -39,6 +39,9 @@ def test_castling_lights_both_pieces() -> None:
     out = Presenter().update([Moved("O-O", frm="e1", to="g1"), Moved("", frm="h1", to="f1")],
                              turn=BLACK)
     assert set(out.scene) == {"e1", "g1", "h1", "f1"}
+    king = Presenter().update([Moved("K e1-c1", piece="K", frm="e1", to="c1"),
+                               Moved("R a1-d1", piece="R", frm="a1", to="d1")], turn=BLACK)
+    assert king.screen.lines == ("O-O-O",)
 
 
 def test_dead_mans_capture_tombstone_and_home_prompt() -> None:

@@ -56,6 +56,8 @@ def _is_ring(square: str) -> bool:
 def _standard(game: Game) -> None:
     kings = [e for e in _of(game, Moved) if isinstance(e, Moved) and e.piece == "K"]
     assert any(abs(ord(e.frm[0]) - ord(e.to[0])) == 2 for e in kings), "no castling"
+    rooks = [e for e in _of(game, Moved) if isinstance(e, Moved) and e.piece == "R"]
+    assert [(e.frm, e.to) for e in rooks] == [("h1", "f1")], "castling's rook not told"
     assert _of(game, Captured), "no capture"
     assert any(game.variant.in_check(s) for s in _states(game)), "no check"
     assert game.outcome.reason == "checkmate"

@@ -307,7 +307,8 @@ class DeadMans(ChessLike):
         us = st.turn
         rec = self.rules.make_move(st, action)
         if events is not None:
-            self.move_events(action, rec.piece, rec.captured, rec.captured_on, events)
+            self.move_events(action, rec.piece, rec.captured, rec.captured_on, events,
+                             rec.rook)
         if action.promo:
             st.promoted = st.promoted | {st.ids[action.to]}
         is_king = rec.piece & 15 == KING

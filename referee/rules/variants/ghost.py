@@ -258,7 +258,7 @@ class Ghost(ChessLike):
             record = self.rules.make_move(new, action)
             if events is not None:
                 self.move_events(action, record.piece, record.captured, record.captured_on,
-                                 events)
+                                 events, record.rook)
             if record.captured:
                 self._captured(new, record.captured, record.captured_id, record.captured_on,
                                events)
