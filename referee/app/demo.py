@@ -193,8 +193,8 @@ def perform(sim: Any, game: Game, steps: list[Step], sensor: Sensor, referee: Re
     """Carry out hand steps on the simulated board (buttons only once the board settled)."""
     name = game.variant.layout.name
     for step in steps:
-        if step.gap_ms >= WAIT_MS:  # the hand waits for the referee (a refused capture)
-            drain(sensor, referee, start)
+        if step.gap_ms >= WAIT_MS and step.kind in ("lift", "place"):
+            drain(sensor, referee, start)  # the hand waits for the referee (a refused capture)
         if step.kind == "lift":
             sim.lift(name(step.square))
         elif step.kind == "place":
