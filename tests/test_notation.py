@@ -70,7 +70,7 @@ def test_each_variant_reads_only_its_own_action_kinds() -> None:
         assert cls.action_kinds[0] is A.MOVE_KIND
         assert len({k.name for k in cls.action_kinds}) == len(cls.action_kinds)
         assert all(k.help for k in cls.action_kinds)
-        assert cls.help_text().count("\n") == len(cls.action_kinds)
+        assert cls.kinds_help().count("\n") == len(cls.action_kinds)
 
 
 def test_assignment_is_canonical_in_row_order() -> None:

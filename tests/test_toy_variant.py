@@ -83,7 +83,7 @@ def test_the_led_picture_draws_the_toy_layout(toy: None, tmp_path: Path) -> None
 def test_the_toy_is_known_only_through_the_environment(toy: None,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     assert "toy" not in VARIANTS and known_variants()["toy"] == "tests.toy.variant:Toy"
-    assert make_variant("toy").help_text().splitlines()[1].startswith("drop=SQUARE")
+    assert make_variant("toy").kinds_help().splitlines()[1].startswith("drop=SQUARE")
     monkeypatch.setenv(EXTRA_VARIANTS_ENV, "toy=tests.toy.variant")
     with pytest.raises(UnknownVariantError, match="name=module:Class"):
         known_variants()

@@ -42,11 +42,13 @@ class _Painter:
         self.font = _font()
         self.w, self.h = width, height
         self.cols = width // CHAR_W
+        self.cut = False  # set when some text did not fit and was shortened
 
     def text(self, x: int, y: int, text: str, fill: int = 1) -> None:
         self.draw.text((x, y), ascii_text(text), fill=fill, font=self.font)
 
     def centred(self, y: int, text: str, fill: int = 1) -> None:
+        self.cut |= len(ascii_text(text)) > self.cols
         text = ascii_text(text)[: self.cols]
         self.text((self.w - len(text) * CHAR_W) // 2, y, text, fill)
 
@@ -55,6 +57,7 @@ class _Painter:
             self.draw.rectangle((0, 0, self.w - 1, HEADER_H - 1), fill=1)
         else:
             self.draw.line((0, HEADER_H - 1, self.w - 1, HEADER_H - 1), fill=1)
+        self.cut |= len(ascii_text(title)) > self.cols - 1
         self.text(2, 0, ascii_text(title)[: self.cols - 1], 0 if inverted else 1)
 
     def big(self, cx: int, y: int, text: str, invert: bool = False, room: int = 0) -> None:
@@ -77,6 +80,7 @@ class _Painter:
         """Draw ``lines`` word-wrapped from ``y``; returns the y below the last line drawn."""
         out = [w for line in lines for w in textwrap.wrap(ascii_text(line), self.cols) or [""]]
         if len(out) > max_lines:
+            self.cut = True
             out = out[: max_lines - 1] + [f"+{len(out) - max_lines + 1} more"]
         for line in out:
             self.centred(y, line) if centre else self.text(1, y, line)
@@ -189,19 +193,39 @@ def render_image(screen: Screen, width: int = 128, height: int = 64) -> Image.Im
     return painter.image
 
 
+def fits(screen: Screen, width: int = 128, height: int = 64) -> bool:
+    """Whether :func:`render_image` shows all of ``screen``'s text at that size (nothing cut
+    short, no "+N more")."""
+    painter = _Painter(width, height)
+    _LAYOUTS[screen.kind](painter, screen)
+    return not painter.cut
+
+
 def render_text(screen: Screen, cols: int = 16, rows: int = 2) -> tuple[str, ...]:
     """``screen`` as ``rows`` lines of exactly ``cols`` ASCII characters (a character LCD):
     the title, the text, and on the last row the options or the clock. On a turn screen or a
     prompt with options that row always shows; elsewhere the text comes first."""
+    return _text_lines(screen, cols, rows)[0]
+
+
+def text_fits(screen: Screen, cols: int = 16, rows: int = 2) -> bool:
+    """Whether :func:`render_text` shows all of ``screen``'s text on a ``cols`` x ``rows`` LCD."""
+    return _text_lines(screen, cols, rows)[1]
+
+
+def _text_lines(screen: Screen, cols: int, rows: int) -> tuple[tuple[str, ...], bool]:
     body = [w for line in screen.lines for w in textwrap.wrap(ascii_text(line), cols)]
     last = _text_last_line(screen, cols)
     lines = [ascii_text(screen.title)] + body
     if screen.kind is ScreenKind.ANNOUNCEMENT and len(body) >= rows:
         lines = body  # "Referee" says nothing the sentence does not
     pinned = screen.kind is ScreenKind.TURN or bool(screen.options)
+    wanted = [*lines, last] if last and pinned else lines  # a clock may give way to text
     if last and rows > 1 and (pinned or len(lines) < rows):
         lines = (lines + [""] * rows)[: rows - 1] + [last]
-    return tuple(line[:cols].ljust(cols) for line in (lines + [""] * rows)[:rows])
+    shown = tuple(line[:cols].ljust(cols) for line in (lines + [""] * rows)[:rows])
+    seen = {line.strip() for line in shown}
+    return shown, len(wanted) <= rows and all(line.strip() in seen for line in wanted)
 
 
 def _text_last_line(screen: Screen, cols: int) -> str:

@@ -13,6 +13,7 @@ Colours are ``hardware.sides`` values: WHITE = 1, BLACK = 2.
 from __future__ import annotations
 
 import enum
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
@@ -20,6 +21,10 @@ from typing import Final
 from hardware.sides import BLACK, GRAY, WHITE
 
 _NAMES: Final = {WHITE: "White", BLACK: "Black", GRAY: "Gray"}
+#: Characters of one text line on every supported display (a 20x4 LCD; the OLED has 21).
+LINE_COLUMNS: Final = 20
+#: Text lines under the title that every supported display shows (OLED announcement/prompt).
+TEXT_ROWS: Final = 3
 
 
 def colour_name(colour: int) -> str:
@@ -136,6 +141,30 @@ def game_over(result: str, text: str = "", clock: ClockFace | None = None) -> Sc
     """The end: ``result`` ("1-0", "0-1", "1/2-1/2") and how ("Ghost takes the king")."""
     return Screen(ScreenKind.GAME_OVER, "Game over", (result, text) if text else (result,),
                   clock=clock)
+
+
+def fit_lines(items: Iterable[tuple[int, str]], cols: int = LINE_COLUMNS,
+              rows: int = TEXT_ROWS) -> tuple[str, ...]:
+    """The sentences of ``items`` ((rank, sentence), lower rank = more important) that fit
+    together in ``rows`` lines of ``cols`` characters once word-wrapped, in their given order.
+
+    The most important sentence is always kept (the renderer then cuts it); the others are
+    taken by rank (the later one first among equals) while they fit, so a long batch of news
+    never pushes the important part off the screen. Repeated sentences are said once.
+    """
+    listed = list(dict.fromkeys((rank, text) for rank, text in items if text))
+    if not listed:
+        return ()
+    chosen: set[int] = set()
+    used = 0
+    # Equal ranks: the later sentence first (the consequence: where the victim went).
+    for i in sorted(range(len(listed)), key=lambda k: (listed[k][0], -k)):
+        need = len(textwrap.wrap(listed[i][1], cols)) or 1
+        if not chosen or used + need <= rows:
+            chosen.add(i)
+            used += need
+    texts = [listed[i][1] for i in sorted(chosen)]
+    return tuple(dict.fromkeys(texts))
 
 
 def format_time(seconds: float) -> str:

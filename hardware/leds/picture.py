@@ -8,7 +8,9 @@ map, ``a1``-style names are placed on a plain grid (``hell:a1`` on a panel of it
 
 A scene picture marks each pattern with a shape, since a picture cannot blink: a disc is
 steady, a disc in a ring blinks slowly (a hollow ring when in antiphase: "lift"), a disc with
-rays blinks fast, concentric rings pulse. A legend lists every (look, reason) shown.
+rays blinks fast, concentric rings pulse. A legend lists every (look, reason) shown. Square
+names are written again over the lights, on a patch of the square's colour: a picture is read
+by its labels (the ghost ring's cells especially), and a ring must not hide them.
 """
 
 from __future__ import annotations
@@ -118,9 +120,19 @@ class _Canvas:
             self.draw.text((left, top - TITLE_H + 1), name, fill=TEXT, font=self.font)
             for sq, p in cells.items():
                 self.draw.rectangle(self.box(sq), fill=_square_fill(p))
-                x, y, _, _ = self.box(sq)
-                label = TEXT if p.look == BORDER else LABEL
-                self.draw.text((x + 2, y + 1), sq.rpartition(":")[2], fill=label, font=self.font)
+                self.label(sq)
+
+    def label(self, square: str, patch: bool = False) -> None:
+        """Write ``square``'s name in its top left corner; with ``patch`` on a patch of the
+        square's colour, so that a light drawn before does not hide it."""
+        p = self.places[square]
+        x, y, _, _ = self.box(square)
+        text = square.rpartition(":")[2]
+        if patch:
+            left, top, right, bottom = self.draw.textbbox((x + 2, y + 1), text, font=self.font)
+            self.draw.rectangle((left - 1, top - 1, right, bottom), fill=_square_fill(p))
+        self.draw.text((x + 2, y + 1), text, fill=TEXT if p.look == BORDER else LABEL,
+                       font=self.font)
 
 
 def _square_fill(p: Spot) -> RGB:
@@ -178,6 +190,8 @@ def render_scene(scene: LedScene, squares: Mapping[str, Spot] | Iterable[str] = 
     for sq, light in scene.lights.items():
         x, y, _, _ = canvas.box(sq)
         draw_marker(canvas.draw, x + CELL // 2, y + CELL // 2 + 2, light)
+    for sq in scene.lights:  # the square names stay readable over the lights
+        canvas.label(sq, patch=True)
     for i, (light, look) in enumerate(legend):
         top = canvas.legend_top + i * LEGEND_LINE
         draw_marker(canvas.draw, MARGIN + 8, top + 7, light)
@@ -195,6 +209,8 @@ def render_frame(frame: Mapping[str, RGB], squares: Mapping[str, Spot] | Iterabl
         x, y, _, _ = canvas.box(sq)
         cx, cy = x + CELL // 2, y + CELL // 2 + 2
         canvas.draw.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), fill=rgb, outline=(0, 0, 0))
+    for sq in frame:
+        canvas.label(sq, patch=True)
     return canvas.image
 
 

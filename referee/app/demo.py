@@ -1,8 +1,10 @@
 """``gravekeeper demo --variant V``: a demonstration game through the whole physical path.
 
-A scripted "player" picks random legal actions (seeded) and carries them out by hand on the
-simulated sensor board (``sim://``: the reference firmware behind a real pseudo-terminal). The
-board's events travel through the firmware bridge to move inference and the referee, whose
+A scripted "player" plays the variant's curated showcase (referee/app/showcases: the
+variant's signature within a few turns; random legal actions, seeded, with ``--random``) and
+carries the actions out by hand on the simulated sensor board (``sim://``: the reference
+firmware behind a real pseudo-terminal). The board's events travel through the firmware bridge
+to move inference and the referee, whose
 updates drive the LEDs (on the simulated board, over the protocol) and a display (luma's dummy
 device). Each step prints the board, the LED map and the display text; ``--capture DIR`` also
 writes them as PNG pictures. Off-board choices (a Zombie burial, a Masquerade assignment) are
@@ -20,6 +22,7 @@ from typing import Any, TextIO
 
 from referee.app.errors import CommandParser, fail, float_in, int_in, whole_number
 from referee.app.runner import Pump, SessionSettings, open_session
+from referee.app.showcase import ActionSource, check_showcase, scripted_source
 from referee.live.physical import Step, physical_steps
 from referee.live.session import Referee, Update
 from referee.rules import actions as A
@@ -28,6 +31,7 @@ from referee.rules.pieces import COLOUR_NAMES
 
 #: How long the demo's hands wait for the board to be quiet before going on (seconds).
 QUIET_S = 0.35
+WAIT_MS = 300  # a pause this long in hand steps waits for the referee's answer
 PATTERN_MARKS = {"STEADY": "o", "SLOW_BLINK": "*", "FAST_BLINK": "!", "PULSE": "~"}
 
 
@@ -70,22 +74,49 @@ class DemoPrinter:
 
 
 class Player:
-    """Picks actions for both sides and carries them out on the simulated board."""
+    """Picks actions for both sides (from ``source``) and carries them out on the simulated board.
 
-    def __init__(self, variant: str, options: dict[str, Any], seed: int, noise: bool) -> None:
+    ``source`` decides WHAT is played (a showcase script, or random legal actions); the rest of
+    the demo decides HOW (hand steps on the simulated board, the referee, the outputs).
+    """
+
+    def __init__(self, variant: str, options: dict[str, Any], seed: int, noise: bool,
+                 source: ActionSource | None = None) -> None:
         self.truth = Game(variant, options, seed=seed)
         self.rng = random.Random(seed)
         self.noise = noise
+        self.source = source if source is not None else random_source(self.rng)
+        self.notes: list[str] = []
+        self.done = False
 
-    def turn(self) -> tuple[list[A.Action], Any]:
-        """The actions of the next turn (a move and the physical choices that go with it)."""
+    def _next(self) -> A.Action | None:
+        if self.done:
+            return None
+        picked = self.source(self.truth)
+        if picked is None:
+            self.done = True
+            return None
+        action, note = picked
+        if note:
+            self.notes.append(note)
+        return action
+
+    def turn(self) -> tuple[list[A.Action], Any] | None:
+        """The actions of the next turn (a move and the physical choices that go with it), or
+        None when the source has nothing more to play."""
         before = self.truth.state
-        turn = [self.rng.choice(self.truth.legal())]
-        self.truth.play(turn[0])
+        first = self._next()
+        if first is None:
+            return None
+        turn = [first]
+        self.truth.play(first)
         while (self.truth.outcome.result == "*" and self.truth.state.to_act == before.to_act
                and self.truth.legal() and self._made_on_board_choice(self.truth.legal()[0])):
-            turn.append(self.rng.choice(self.truth.legal()))
-            self.truth.play(turn[-1])
+            action = self._next()
+            if action is None:
+                break
+            turn.append(action)
+            self.truth.play(action)
         return turn, before
 
     def _made_on_board_choice(self, action: A.Action) -> bool:
@@ -98,16 +129,40 @@ class Player:
         kinds = self.truth.variant.kinds
         if (self.truth.outcome.result == "*" and legal
                 and kinds[legal[0].kind].done_by in A.OFF_BOARD):
-            text = self.truth.variant.format_action(self.rng.choice(legal))
-            self.truth.play(text)
+            action = self._next()
+            if action is None:
+                return None
+            text = self.truth.variant.format_action(action)
+            self.truth.play(action)
             return text
         return None
+
+
+def random_source(rng: random.Random) -> ActionSource:
+    """An :data:`ActionSource` of random legal actions (``--random``), forever."""
+    def next_action(game: Game) -> tuple[A.Action, str] | None:
+        legal = game.legal()
+        return (rng.choice(legal), "") if legal else None
+    return next_action
+
+
+def showcase_source(variant: str, options: dict[str, Any] | None = None,
+                    seed: int = 1) -> ActionSource:
+    """The curated showcase of ``variant`` (referee/app/showcases/VARIANT.txt) as a source,
+    checked first against the engine with ``options``.
+
+    Raises:
+        RefereeError: no such variant or showcase, or the showcase does not fit ``options``.
+    """
+    return scripted_source(check_showcase(variant, options, seed))
 
 
 def perform(sim: Any, game: Game, steps: list[Step], pump: Pump) -> None:
     """Carry out hand steps on the simulated board (buttons only once the board settled)."""
     name = game.variant.layout.name
     for step in steps:
+        if step.gap_ms >= WAIT_MS and step.kind in ("lift", "place"):
+            pump.until_quiet(QUIET_S)  # the hand waits for the referee (a refused capture)
         if step.kind == "lift":
             sim.lift(name(step.square))
         elif step.kind == "place":
@@ -122,12 +177,13 @@ def perform(sim: Any, game: Game, steps: list[Step], pump: Pump) -> None:
 
 def run_demo(variant: str, options: dict[str, Any], seed: int, turns: int, out: TextIO,
              capture: Path | None = None, pace: float = 0.0, noise: bool = False,
-             firmware: str = "python") -> Game:
-    """Play ``turns`` turns through the simulated board; returns the referee's game.
+             firmware: str = "python", source: ActionSource | None = None) -> Game:
+    """Play up to ``turns`` turns through the simulated board; returns the referee's game.
 
     ``firmware`` is the board's (``sim://``'s option): ``python``, or ``micropython`` for
-    ``pico_main.py`` on the real interpreter."""
-    player = Player(variant, options, seed, noise)
+    ``pico_main.py`` on the real interpreter. ``source`` picks the actions
+    (:func:`showcase_source` or :func:`random_source`; random by default)."""
+    player = Player(variant, options, seed, noise, source)
     game = Game(variant, options, seed=seed)
     occupied = [game.variant.layout.name(sq) for sq, p in enumerate(game.state.board) if p]
     url = f"sim://?variant={variant}&start={','.join(occupied) or 'empty'}&firmware={firmware}"
@@ -139,22 +195,33 @@ def run_demo(variant: str, options: dict[str, Any], seed: int, turns: int, out: 
         pump.until_quiet(QUIET_S)  # the board's first snapshot
         referee.start()
         for _ in range(turns):
-            _private_choices(player, referee)
+            _private_choices(player, referee, out)
             if player.truth.outcome.result != "*":
                 break
-            actions, before = player.turn()
+            picked = player.turn()
+            _say_notes(player, out)
+            if picked is None:
+                break
+            actions, before = picked
             steps = physical_steps(player.truth.variant, before, actions, player.rng,
                                    noise=noise)
             perform(session.sensor.simulator, game, steps, pump)  # type: ignore[attr-defined]
             pump.until_quiet(QUIET_S)
-            _private_choices(player, referee)
+            _private_choices(player, referee, out)
             if pace:
                 time.sleep(pace)  # only so that a person can follow the demo
     return game
 
 
-def _private_choices(player: Player, referee: Referee) -> None:
+def _say_notes(player: Player, out: TextIO) -> None:
+    for note in player.notes:
+        out.write(f">>> {note}\n")
+    player.notes.clear()
+
+
+def _private_choices(player: Player, referee: Referee, out: TextIO) -> None:
     while (text := player.off_board_choice()) is not None:
+        _say_notes(player, out)
         referee.private_action(text)
 
 
@@ -163,7 +230,7 @@ MAX_TURNS = 2000
 
 
 def demo_main(argv: list[str]) -> int:
-    """``gravekeeper demo [--variant V] [--turns N] [--seed N] [--capture DIR]``"""
+    """``gravekeeper demo [--variant V] [--random] [--turns N] [--seed N] [--capture DIR]``"""
     from referee.app.cli import _options
 
     parser = CommandParser(prog="gravekeeper demo")
@@ -178,11 +245,15 @@ def demo_main(argv: list[str]) -> int:
     parser.add_argument("--firmware", choices=("python", "micropython"), default="python",
                         help="the simulated board runs the firmware's logic in this process, "
                         "or pico_main.py on MicroPython's Unix port")
+    parser.add_argument("--random", action="store_true",
+                        help="random legal moves instead of the variant's showcase")
     args = parser.parse_args(argv)
     if args.capture is not None and args.capture.exists() and not args.capture.is_dir():
         return fail("gravekeeper demo", f"--capture {args.capture}: exists and is not a folder")
-    game = run_demo(args.variant, _options(args.options), args.seed, args.turns, sys.stdout,
-                    args.capture, args.pace, args.noise, args.firmware)
+    options = _options(args.options)
+    source = None if args.random else showcase_source(args.variant, options, args.seed)
+    game = run_demo(args.variant, options, args.seed, args.turns, sys.stdout,
+                    args.capture, args.pace, args.noise, args.firmware, source)
     end = game.outcome
     print(f"=== {len(game.played)} actions refereed; result {end.result} {end.reason}".rstrip())
     print("=== moves: " + " ".join(game.public_action_texts()))

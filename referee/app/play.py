@@ -1,23 +1,40 @@
 """``gravekeeper play``: a game in the terminal, every region drawn, actions typed in.
 
 Reads one line at a time from an input stream, so it works at a terminal and when driven by
-another program. Commands: an action in NOTATION.md form, ``legal``, ``undo``, ``position``,
-``save FILE``, ``pgn``, ``help``, ``quit``.
+another program. Commands: an action, ``legal``, ``undo``, ``position``, ``save FILE``, ``pgn``,
+``help``, ``quit``.
+
+Actions are typed the way chess players expect: SAN (``e4``, ``Nf3``, ``exd5``, ``O-O``,
+``e8=Q+``) wherever the variant has chess men on an 8x8 board, as well as the NOTATION.md form
+(``e2e4``, ``hell:e2-hell:e4``, ``spawn=a0``). SAN is matched against the engine's legal
+actions (:mod:`referee.rules.san`), so it can never let through what the rules refuse. The help
+text comes from the variant, which alone knows its actions. A Masquerade assignment is one of
+120 permutations: nobody wants to read them all, so the player is guided through it one piece at
+a time (or types the five letters at once, or asks for a random one). In Die Chess the face of a
+roll is the player's to type only when a real die is read (``die.roll_source=physical``).
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
-from referee.rules.errors import RefereeError
+from referee.rules import actions as A
+from referee.rules.errors import NotationError, RefereeError
 from referee.rules.events import visible_to
 from referee.rules.game import Game
 from referee.rules.pgn import to_pgn
 from referee.rules.pieces import COLOUR_NAMES
 from referee.rules.records import record_of
+from referee.rules.san import looks_like_san, parse_san
+from referee.rules.variants.masquerade import ASSIGN
+from referee.rules.variants.masquerade_state import ASSIGN_ROWS
 
-COMMANDS = "Commands: legal (list legal actions), undo, position, save FILE, pgn, help, quit."
+COMMANDS: Final = ("Commands: legal (list legal actions), undo, position, save FILE, pgn, "
+                   "help, quit.")
+PIECE_NAMES: Final = {"K": "king", "Q": "queen", "R": "rooks", "B": "bishops", "N": "knights"}
 
 
 class TerminalGame:
@@ -26,25 +43,28 @@ class TerminalGame:
     def __init__(self, game: Game, out: TextIO) -> None:
         self.game = game
         self.out = out
+        self._guide: list[str] | None = None  # capture letters chosen so far in a guided setup
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
 
+    def help_text(self) -> str:
+        """The variant's own help on typing actions, then the commands."""
+        return f"{self.game.variant.help()}\n{COMMANDS}"
+
     def show(self) -> None:
         """Draw every region and whose turn/choice it is."""
         self.say(self.game.variant.render(self.game.state, None))
         legal = self.game.legal()
-        if legal and legal[0].kind != "move":
+        if legal and legal[0].kind == ASSIGN.name:
+            self._assign_prompt()
+        elif legal and legal[0].kind != "move":
             who = COLOUR_NAMES[self.game.state.to_act].capitalize()
             if self.game.variant.legal_is_public(self.game.state):
-                self.say(f"{who} chooses: " + " ".join(self.game.legal_texts()))
+                self.say(f"{who} chooses: " + " ".join(self._describe(self.game.legal_texts())))
             else:  # the choices would show a secret on the shared screen
                 self.say(f"{who} chooses in secret ({legal[0].kind}=...)")
-
-    def _help(self) -> None:
-        """The variant's actions (NOTATION.md form), then the commands."""
-        self.say("Type an action:\n" + self.game.variant.help_text() + "\n" + COMMANDS)
 
     def handle(self, line: str) -> bool:
         """Process one input line; returns False when the player wants to stop."""
@@ -54,14 +74,17 @@ class TerminalGame:
         word, _, rest = text.partition(" ")
         if word in ("quit", "exit", "q"):
             return False
-        commands = {"help": self._help, "legal": self._legal, "undo": self._undo,
+        commands: dict[str, Callable[[], None]] = {
+                    "help": lambda: self.say(self.help_text()), "legal": self._legal,
+                    "undo": self._undo, "pgn": self._pgn, "board": self.show,
                     "position": lambda: self.say(
-                        self.game.variant.position(self.game.state, private=False)),
-                    "pgn": self._pgn, "board": self.show}
+                        self.game.variant.position(self.game.state, private=False))}
         if word in commands:
             commands[word]()
         elif word == "save":
             self._save(rest.strip())
+        elif self._assigning():
+            self._assign(text)
         else:
             self._act(text)
         return True
@@ -70,11 +93,28 @@ class TerminalGame:
         if not self.game.variant.legal_is_public(self.game.state):
             self.say("(the legal actions depend on a secret and are not shown here)")
             return
-        self.say(" ".join(sorted(self.game.legal_texts())) or "(no legal action: game over)")
+        if self._assigning():
+            self.say("any order of the capture patterns K Q R B N, one per piece "
+                     "(120 ways); 'guide' asks piece by piece, 'random' draws one")
+            return
+        texts = self._describe(sorted(self.game.legal_texts()))
+        self.say(" ".join(texts) or "(no legal action: game over)")
+
+    def _describe(self, texts: list[str]) -> list[str]:
+        """``texts`` with the six die readings ``roll=1`` ... ``roll=6`` said once: the face is
+        what the die shows, not a choice."""
+        rolls = [t for t in texts if t.startswith("roll=")]
+        if len(rolls) < 2:
+            return texts
+        at = texts.index(rolls[0])
+        rest = [t for t in texts if not t.startswith("roll=")]
+        faces = f"roll=N (N: what your die shows, {rolls[0][5:]}-{rolls[-1][5:]})"
+        return [*rest[:at], faces, "roll (the referee rolls)", *rest[at:]]
 
     def _undo(self) -> None:
         try:
             self.say(f"took back {self.game.variant.public_action_text(self.game.undo().action)}")
+            self._guide = None
             self.show()
         except RefereeError as err:
             self.say(f"error: {err}")
@@ -95,9 +135,18 @@ class TerminalGame:
         except OSError as err:
             self.say(f"error: cannot save: {err}")
 
+    def _parse(self, text: str) -> A.Action:
+        """``text`` as NOTATION.md, else as SAN (a SAN error is the clearer one for SAN text)."""
+        try:
+            return self.game.parse(text)
+        except NotationError:
+            if not looks_like_san(text):
+                raise
+        return parse_san(text, self.game.variant, self.game.state)
+
     def _act(self, text: str) -> None:
         try:
-            played = self.game.play(text)
+            played = self.game.play(self._parse(text))
         except RefereeError as err:
             self.say(f"refused: {err}")
             return
@@ -107,6 +156,77 @@ class TerminalGame:
             if visible_to(event, None):  # one shared terminal: public events only
                 self.say(f"  {event.text}")
         self.show()
+
+    # ------------------------------------------------------------------ Masquerade setup
+
+    def _assigning(self) -> bool:
+        legal = self.game.legal()
+        return bool(legal) and legal[0].kind == ASSIGN.name
+
+    def _assigned_side(self) -> str:
+        """The colour whose pieces are being assigned (the assigner's opponent)."""
+        return self.game.legal_texts()[0].partition("=")[2].partition(":")[0]
+
+    def _assign_prompt(self) -> None:
+        who = COLOUR_NAMES[self.game.state.to_act].capitalize()
+        side = self._assigned_side().capitalize()
+        if self._guide is None:
+            self.say(f"{who}: choose in secret how {side}'s pieces capture. Type the capture "
+                     f"pattern of each piece in the order {' '.join(ASSIGN_ROWS)} (e.g. RKNBQ: "
+                     f"the king captures like a rook...), or 'guide' to be asked piece by piece, "
+                     f"or 'random'.")
+            return
+        piece = ASSIGN_ROWS[len(self._guide)]
+        left = " ".join(c for c in ASSIGN_ROWS if c not in self._guide)
+        self.say(f"{side}'s {PIECE_NAMES[piece]} - capture like which piece? ({left})")
+
+    def _assign(self, text: str) -> None:
+        """A step of the Masquerade setup: a letter when guided, else five letters, ``guide``,
+        ``random`` or a full ``assign=...`` action."""
+        word = text.strip()
+        low = word.lower()
+        if low.startswith("assign="):
+            self._act(word)
+            return
+        if self._guide is None and low == "guide":
+            self._guide = []
+            self._assign_prompt()
+            return
+        if low == "random":
+            letters = random.sample(ASSIGN_ROWS, len(ASSIGN_ROWS))
+            self._guide = None
+            self._finish_assignment("".join(letters))
+            return
+        if self._guide is not None:
+            self._guided_letter(word.upper())
+            return
+        self._finish_assignment(word.upper())
+
+    def _guided_letter(self, letter: str) -> None:
+        assert self._guide is not None
+        left = [c for c in ASSIGN_ROWS if c not in self._guide]
+        if letter not in left:
+            self.say(f"refused: {letter!r} is not one of {' '.join(left)}")
+            self._assign_prompt()
+            return
+        self._guide.append(letter)
+        left.remove(letter)
+        if len(left) == 1:  # the last piece takes the pattern that is left
+            self._guide.append(left[0])
+        if len(self._guide) < len(ASSIGN_ROWS):
+            self._assign_prompt()
+            return
+        letters, self._guide = "".join(self._guide), None
+        self._finish_assignment(letters)
+
+    def _finish_assignment(self, letters: str) -> None:
+        if sorted(letters) != sorted(ASSIGN_ROWS):
+            self.say(f"refused: {letters!r} is not an order of {' '.join(ASSIGN_ROWS)} "
+                     "(each letter once); type 'guide' to be asked piece by piece")
+            return
+        side = self._assigned_side()
+        pairs = ",".join(f"{p}{c}" for p, c in zip(ASSIGN_ROWS, letters, strict=True))
+        self._act(f"assign={side}:{pairs}")
 
     def run(self, stream: TextIO) -> int:
         """Play until ``quit`` or end of input; returns the exit status."""

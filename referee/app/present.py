@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from hardware.display import screen as screens
@@ -21,6 +21,7 @@ from hardware.leds.scene import LedScene, compose
 from referee.rules.events import (
     Announcement,
     CaptureAttempt,
+    Captured,
     GameEnded,
     GameEvent,
     Marker,
@@ -69,6 +70,8 @@ class Presenter:
     def __init__(self, markers: Mapping[str, Iterable[str]] | None = None) -> None:
         self._markers: dict[str, set[str]] = {k: set(v) for k, v in (markers or {}).items()}
         self._last: Presentation | None = None
+        self._last_moves: list[tuple[str, str]] = []
+        self._last_note = ("", "")  # the last move: as the variant says it, and short
 
     @property
     def markers(self) -> dict[str, frozenset[str]]:
@@ -76,15 +79,26 @@ class Presenter:
         return {k: frozenset(v) for k, v in self._markers.items()}
 
     def update(self, events: Iterable[GameEvent], *, turn: int | None = None,
-               clock: ClockFace | None = None) -> Presentation:
+               clock: ClockFace | None = None, check: bool = False) -> Presentation:
         """The scene and screen after ``events`` (one move's worth). ``turn`` is the colour to
-        act next (for the turn screen when nothing else needs saying)."""
+        act next (for the turn screen when nothing else needs saying); ``check`` says that side
+        is in check now.
+
+        A batch without a move (a Hell home, a ghost cell or a drop chosen by putting the piece
+        down, a secret burial, a roll) keeps showing the last move: the players still want to
+        see what was played."""
         public = [e for e in events if visible_to(e, None)]
         for event in public:
             if isinstance(event, Marker):
                 self._apply_marker(event)
+        moved = [e for e in public if isinstance(e, Moved) and e.frm and e.to]
+        if moved:
+            self._last_moves = [(e.frm, e.to) for e in moved]
+            self._last_note = _move_note(moved[0], public, castled=len(moved) == 2)
+        mark = "+" if check else ""
+        long, short = (n + mark if n else "" for n in self._last_note)
         scene = compose(self._background(), *self._situations(public))
-        result = Presentation(scene, self._screen(public, turn, clock))
+        result = Presentation(scene, self._screen(public, turn, clock, long, short, check))
         self._last = result
         return result
 
@@ -137,27 +151,73 @@ class Presenter:
 
     def _situations(self, events: list[GameEvent]) -> list[LedScene]:
         moves = [(e.frm, e.to) for e in events if isinstance(e, Moved) and e.frm and e.to]
-        layers = [language.last_move(*moves[0], *moves[1:])] if moves else []
+        shown = moves or self._last_moves
+        layers = [language.last_move(*shown[0], *shown[1:])] if shown else []
         for event in events:
             layers.extend(_event_layer(event, moves))
         return layers
 
-    def _screen(self, events: list[GameEvent], turn: int | None,
-                clock: ClockFace | None) -> Screen:
+    def _screen(self, events: list[GameEvent], turn: int | None, clock: ClockFace | None,
+                note: str, short: str, check: bool) -> Screen:
         for event in reversed(events):
             if isinstance(event, GameEnded):
                 return screens.game_over(event.result, event.text, clock)
         for event in reversed(events):
             if isinstance(event, Prompt):
-                return _prompt_screen(event, clock)
-        said = [e.text for e in events if isinstance(e, (Announcement, CaptureAttempt)) and e.text]
+                return _prompt_screen(event, clock, note)
+        said = _news(events)
+        if check:
+            said.append((0, "Check"))
         if said:
-            return screens.Screen(screens.ScreenKind.ANNOUNCEMENT, "Referee", tuple(said),
+            title = f"{screens.colour_name(turn)} to move" if turn in (1, 2) else "Referee"
+            lines = screens.fit_lines([*said, (9, note)] if note else said)
+            if note and note not in lines and short != note:  # the short form may still fit
+                lines = screens.fit_lines([*said, (9, short)])
+            return screens.Screen(screens.ScreenKind.ANNOUNCEMENT, title, lines,
                                   clock=clock, colour=turn)
-        if turn is not None:
-            note = next((e.text for e in reversed(events) if isinstance(e, Moved) and e.text), "")
-            return screens.turn(turn, clock, note)
+        if turn is not None:  # with a clock the move has one line of its own
+            return screens.turn(turn, clock, short if clock is not None else note)
         return self._last.screen if self._last else screens.announcement("", clock)
+
+
+#: What the display says about a batch, most important first (lower number).
+_NEWS_RANK: Final = {Announcement: 1, CaptureAttempt: 1, Placed: 2, Removed: 2, Captured: 3}
+
+
+def _news(events: list[GameEvent]) -> list[tuple[int, str]]:
+    """(rank, sentence) of what happened besides the move: announcements, spawns, reveals,
+    homes, rot... A capture is told only when the move's ``x`` does not already say it and
+    nothing later says where the victim went."""
+    out: list[tuple[int, str]] = []
+    landed = {e.to for e in events if isinstance(e, Moved)}
+    for i, event in enumerate(events):
+        rank = _NEWS_RANK.get(type(event))
+        if rank is None or not event.text:
+            continue
+        if isinstance(event, Captured) and (event.square in landed or any(
+                isinstance(e, (Placed, Removed)) and e.piece == event.piece
+                for e in events[i + 1:])):
+            continue
+        out.append((rank, event.text))
+    return out
+
+
+def _move_note(move: Moved, events: list[GameEvent], castled: bool = False) -> tuple[str, str]:
+    """The move as the variant says it (``x`` for a capture; ``O-O``/``O-O-O`` for a king that
+    moves two files with its rook), and as one short line: the compact ``piece from-to`` form
+    when the text would not fit on one display line."""
+    if castled and move.piece in ("K", "k") and abs(ord(move.frm[0]) - ord(move.to[0])) == 2:
+        side = "O-O" if move.to[0] > move.frm[0] else "O-O-O"
+        return side, side
+    took = any(isinstance(e, Captured) and e.square == move.to for e in events) or any(
+        isinstance(e, CaptureAttempt) and e.to == move.to and e.succeeded for e in events)
+    sep = "x" if took else "-"
+    text = move.text or f"{move.piece} {move.frm}-{move.to}".strip()
+    if took and text.endswith(f"{move.frm}-{move.to}"):
+        text = text[: -len(move.to) - 1] + sep + move.to
+    if len(text) > screens.LINE_COLUMNS - 1:  # room for a check mark
+        return text, f"{move.piece} {move.frm}{sep}{move.to}".strip()
+    return text, text
 
 
 def _event_layer(event: GameEvent, moves: list[tuple[str, str]]) -> list[LedScene]:
@@ -187,7 +247,7 @@ def _prompt_layer(event: Prompt, moves: list[tuple[str, str]]) -> list[LedScene]
     return []
 
 
-def _prompt_screen(event: Prompt, clock: ClockFace | None) -> Screen:
+def _prompt_screen(event: Prompt, clock: ClockFace | None, note: str = "") -> Screen:
     colour = event.colour or 1
     if event.kind == "promo":
         letters = tuple(o.rpartition("=")[2].upper() for o in event.options) or ("Q", "R", "B",
@@ -196,4 +256,8 @@ def _prompt_screen(event: Prompt, clock: ClockFace | None) -> Screen:
     if event.kind == "roll":
         return screens.roll_die(colour, clock)
     short = tuple(o for o in event.options if len(o) <= 3 and not is_square(o))
-    return screens.prompt(colour, event.text, short, 0 if short else None, clock)
+    shown = screens.prompt(colour, event.text, short, 0 if short else None, clock)
+    if note and not short:  # what was just played, below the question when it fits
+        lines = screens.fit_lines([(0, event.text), (1, note)])
+        shown = replace(shown, lines=lines)
+    return shown

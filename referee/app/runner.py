@@ -153,7 +153,8 @@ class HardwareOutput:
         name = self.game.variant.layout.name
         face = self.clock.face() if self.clock is not None else None
         if update.kind in ("action", "ended"):
-            return self.presenter.update(update.events, turn=update.state.to_act, clock=face)
+            return self.presenter.update(update.events, turn=update.state.to_act, clock=face,
+                                         check=self.game.variant.in_check(update.state))
         if update.problem is not None:
             return self.presenter.problem(update.text, [name(s) for s in update.problem.to_empty],
                                           [name(s) for s in update.problem.to_fill], clock=face)

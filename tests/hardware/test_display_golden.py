@@ -65,3 +65,24 @@ def test_character_lcd_matches_golden(cols: int, rows: int) -> None:
     if REGEN:
         path.write_text(text)
     assert path.read_text() == text
+
+
+def test_fit_lines_keeps_the_important_sentences_that_fit() -> None:
+    from hardware.display.screen import fit_lines
+
+    said = [(2, "p annihilated in Hell on hell:d5"), (2, "P resurrects on d5"),
+            (2, "q goes to Hell on hell:d8"), (9, "P hell:e4xhell:d5")]
+    assert fit_lines(said) == ("P resurrects on d5", "q goes to Hell on hell:d8")
+    assert fit_lines([(0, "x" * 90)]) == ("x" * 90,)  # the first one always stays
+    assert fit_lines([]) == ()
+
+
+def test_fits_tells_when_text_is_cut() -> None:
+    from hardware.display import screen as S
+    from hardware.display.render import fits, text_fits
+
+    short = S.announcement("No zombie at e2")
+    long = S.announcement(" ".join(["Zombie knight rises on c6"] * 4))
+    assert fits(short) and text_fits(short, 20, 4)
+    assert not fits(long) and not text_fits(long, 20, 4)
+    assert not text_fits(S.turn(1, None, "a fairly long sentence here"), 16, 2)

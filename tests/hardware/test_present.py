@@ -39,6 +39,9 @@ def test_castling_lights_both_pieces() -> None:
     out = Presenter().update([Moved("O-O", frm="e1", to="g1"), Moved("", frm="h1", to="f1")],
                              turn=BLACK)
     assert set(out.scene) == {"e1", "g1", "h1", "f1"}
+    king = Presenter().update([Moved("K e1-c1", piece="K", frm="e1", to="c1"),
+                               Moved("R a1-d1", piece="R", frm="a1", to="d1")], turn=BLACK)
+    assert king.screen.lines == ("O-O-O",)
 
 
 def test_dead_mans_capture_tombstone_and_home_prompt() -> None:
@@ -69,7 +72,8 @@ def test_resurrection_prompt_and_promotion() -> None:
     assert promo.scene["e8"].pattern is Pattern.PULSE
     assert promo.screen.options == ("Q", "N") and promo.screen.selected == 0
     roll = p.update([Prompt("Roll the die", colour=BLACK, kind="roll")])
-    assert roll.screen.lines == ("Roll the die",) and not roll.scene
+    assert roll.screen.lines == ("Roll the die",)
+    assert set(roll.scene) == {"e7", "e8"}  # the last move stays lit until the next one
 
 
 def test_zombie_reveal_rot_and_announcements() -> None:
@@ -142,3 +146,35 @@ def test_step_capture_writes_both_pictures(tmp_path: Path) -> None:
     with Image.open(display) as im:
         assert im.size == (256, 128)
     assert capture.write(shown)[0].name == "step-002-leds.png"
+
+
+def test_a_choice_keeps_the_last_move_and_says_where_the_piece_went() -> None:
+    p = Presenter()
+    p.update([Moved("P e4-d5", piece="P", frm="e4", to="d5"),
+              Captured("p captured on d5", piece="p", square="d5"),
+              Prompt("Black chooses a Hell home", colour=BLACK, kind="home",
+                     options=("home=hell:a7", "home=hell:d7"))], turn=BLACK)
+    home = p.update([Placed("p goes to Hell on hell:d7", piece="p", square="hell:d7",
+                            reason="hell home")], turn=BLACK)
+    assert {"e4", "d5", "hell:d7"} <= set(home.scene)
+    assert home.screen.kind is ScreenKind.ANNOUNCEMENT and home.screen.title == "Black to move"
+    assert home.screen.lines == ("p goes to Hell on hell:d7", "P e4xd5")
+
+
+def test_announcements_say_whose_turn_and_check() -> None:
+    out = Presenter().update([Moved("B c4-f7", piece="B", frm="c4", to="f7"),
+                              Captured("p captured on f7", piece="p", square="f7")],
+                             turn=BLACK, check=True)
+    assert out.screen.title == "Black to move" and out.screen.lines == ("Check", "B c4xf7+")
+    zombie = Presenter().update([Moved("P e2-e4", piece="P", frm="e2", to="e4"),
+                                 Announcement("No zombies anywhere")], turn=BLACK)
+    assert zombie.screen.title == "Black to move"
+
+
+def test_long_move_texts_shorten_on_the_clock_line() -> None:
+    out = Presenter().update([Moved("black High Priest hall:h1-hall:h2", piece="h",
+                                    frm="hall:h1", to="hall:h2")], turn=WHITE, clock=CLOCK)
+    assert out.screen.lines == ("h hall:h1-hall:h2",)
+    free = Presenter().update([Moved("black High Priest hall:h1-hall:h2", piece="h",
+                                     frm="hall:h1", to="hall:h2")], turn=WHITE)
+    assert free.screen.lines == ("black High Priest hall:h1-hall:h2",)

@@ -108,6 +108,10 @@ class Afterlife(AfterlifeText):
     name = "afterlife"
     title = "Afterlife Chess"
     action_kinds = (A.MOVE_KIND, DROP, DEPART, A.PASS_KIND)
+    help_text = """
+    Moves: b2b3, hours:a1-hours:a2, hall:h1-hall:h2; either side may move the gray
+    Mercenaries (m) and Sethlings (e). From the Feather of Ma'at: hall:h5-c3.
+    Leaving Limbo: drop=hours:b2 (and depart when departure is optional)."""
     promo_letters = "HW"
     option_specs: ClassVar = (
         OptionSpec("alc.piece_table", "proposed",

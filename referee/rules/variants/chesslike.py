@@ -81,7 +81,8 @@ class ChessLike(Variant[S]):
         new = state.copy()
         record = self.rules.make_move(new, action)
         if events is not None:
-            self.move_events(action, record.piece, record.captured, record.captured_on, events)
+            self.move_events(action, record.piece, record.captured, record.captured_on, events,
+                             record.rook)
         self.end_turn(new)
         return new
 
@@ -92,12 +93,17 @@ class ChessLike(Variant[S]):
         st.turn = st.to_act = 3 - st.turn
 
     def move_events(self, action: Action, piece: int, captured: int, captured_on: int,
-                    events: list[GameEvent]) -> None:
-        """Public events for a plain move (and its capture)."""
+                    events: list[GameEvent], rook: tuple[int, int] | None = None) -> None:
+        """Public events for a plain move (and its capture); ``rook`` is castling's rook move
+        (from, to), so that the LEDs and the display show both pieces of a castling."""
         name = self.layout.name
         letter = self.piece_letter(piece)
         events.append(Moved(f"{letter} {name(action.frm)}-{name(action.to)}", piece=letter,
                             frm=name(action.frm), to=name(action.to)))
+        if rook is not None:
+            r = "R" if piece >> 4 == WHITE else "r"
+            events.append(Moved(f"{r} {name(rook[0])}-{name(rook[1])}", piece=r,
+                                frm=name(rook[0]), to=name(rook[1])))
         if captured:
             victim = self.piece_letter(captured)
             events.append(Captured(f"{victim} captured on {name(captured_on)}", piece=victim,

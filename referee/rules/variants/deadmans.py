@@ -63,6 +63,10 @@ class DeadMans(DeadMansText):
     name = "deadmans"
     title = "Dead Man's Chess"
     action_kinds = (A.MOVE_KIND, HOME)
+    help_text = """
+    Earth moves in SAN (e4, Nf3, O-O) or coordinates (e2e4); Hell moves: hell:e2-hell:e4.
+    A Hell capture may rise onto a tombstone: hell:c4-hell:f7@e5.
+    After an Earth capture the owner picks a vacant Hell home: home=hell:b1."""
     board_region = EARTH
     option_specs: ClassVar = (
         OptionSpec("dmc.bishop_home", "by_colour",
@@ -242,7 +246,8 @@ class DeadMans(DeadMansText):
         us = st.turn
         rec = self.rules.make_move(st, action)
         if events is not None:
-            self.move_events(action, rec.piece, rec.captured, rec.captured_on, events)
+            self.move_events(action, rec.piece, rec.captured, rec.captured_on, events,
+                             rec.rook)
         if action.promo:
             st.promoted = st.promoted | {st.ids[action.to]}
         is_king = rec.piece & 15 == KING

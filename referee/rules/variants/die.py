@@ -91,6 +91,9 @@ class Die(DieText):
     name = "die"
     title = "Die Chess"
     action_kinds = (A.MOVE_KIND, ROLL, A.PASS_KIND)
+    help_text = """
+    Roll, move, both or pass. roll=N when your die shows N (1-6 or P N B R Q K),
+    or roll to let the referee roll; then move (a1b3, or SAN: Nb3) or pass."""
     promo_letters = "QRBNK"  # what the notation accepts; legality follows the options
     option_specs: ClassVar = (
         OptionSpec("die.roll_source", "physical",
@@ -351,6 +354,12 @@ class Die(DieText):
             st.halfmove += 1
         st.rolls, st.moved, st.took = 0, False, False
         self.end_turn(st)
+
+    def help(self) -> str:
+        if self.rng_mode:  # nobody reads a die: the face is never the player's to choose
+            return ("Roll, move, both or pass. roll: the referee rolls and you turn your die to\n"
+                    "the face it announces; then move (a1b3, or SAN: Nb3) or pass.")
+        return super().help()
 
     def in_check(self, state: DieState) -> bool:
         return False  # no check in Die Chess (RULINGS §3.8 #13)

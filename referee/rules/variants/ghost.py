@@ -48,6 +48,10 @@ class Ghost(GhostText):
     name = "ghost"
     title = "Ghost Chess"
     action_kinds = (A.MOVE_KIND, SPAWN)
+    help_text = """
+    Living pieces in SAN (e4, Nf3, O-O) or coordinates (e2e4).
+    Ghosts live on the ring a0-h0, a9-h9, z1-z8, i1-i8 and move like z5z4, d9z5, a0b1.
+    After a capture the owner places the ghost: spawn=a0 (a ghost pawn may promote: spawn=d9=Q)."""
     option_specs: ClassVar = (
         OptionSpec("ghost.edge_ring", "full",
                    "which ring cells exist: full (32), two_sided (16), custom, or a list of cells",
@@ -211,7 +215,7 @@ class Ghost(GhostText):
             record = self.rules.make_move(new, action)
             if events is not None:
                 self.move_events(action, record.piece, record.captured, record.captured_on,
-                                 events)
+                                 events, record.rook)
             if record.captured:
                 self._captured(new, record.captured, record.captured_id, record.captured_on,
                                events)

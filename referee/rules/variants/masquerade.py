@@ -104,6 +104,10 @@ class Masquerade(MasqueradeText):
     name = "masquerade"
     title = "Masquerade Chess"
     action_kinds = (A.MOVE_KIND, ASSIGN, A.PASS_KIND)
+    help_text = """
+    Setup: each side chooses how the other side's pieces capture (you will be guided).
+    Then moves in SAN (e4, Nf3, O-O) or coordinates (e2e4); a piece capture (Nxe5) is an
+    attempt that fails when the secret pattern does not reach."""
     fifty_option = "masq.fifty_move"
     repetition_option = "masq.repetition_draw"
     option_specs: ClassVar = (

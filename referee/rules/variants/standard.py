@@ -19,6 +19,8 @@ class Standard(ChessLike[State]):
     name = "standard"
     title = "Standard chess"
     state_class = State
+    help_text = """
+    Moves in SAN (e4, Nf3, exd5, O-O, e8=Q) or coordinates (e2e4, e2-e4, e7e8q)."""
     fifty_option = "standard.fifty_move"
     repetition_option = "standard.repetition_draw"
     option_specs: ClassVar = (

@@ -143,6 +143,10 @@ class Zombie(ZombieText):
     name = "zombie"
     title = "Zombie Chess"
     action_kinds = (A.MOVE_KIND, BURY, END_KIND, PROMOTE)
+    help_text = """
+    Moves in SAN (e4, Nf3, O-O) or coordinates (e2e4). With zombies, move them one after
+    another and finish with end. After a capture, bury it in secret under one of your pieces:
+    bury=c6. A revealed pawn on its last rank: promote=c8=Q."""
     option_specs: ClassVar = (
         OptionSpec(TURN_MODE, "either_or",
                    "a turn is a normal move OR zombie moves (normal_plus_zombies: both)",
