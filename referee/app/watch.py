@@ -13,9 +13,9 @@ import sys
 import time
 from typing import TextIO
 
-from firmware_bridge import open_sensor
 from firmware_bridge.errors import BridgeError, SensorTimeout
 from firmware_bridge.rig import load_rig
+from referee.app.camera import open_sensor as open_app_sensor
 from referee.live.journal import open_journal
 from referee.live.session import Referee, Update
 from referee.rules.errors import RefereeError
@@ -92,7 +92,7 @@ def watch_main(argv: list[str]) -> int:
 def run(referee: Referee, url: str, rig: object, options: dict[str, float]) -> None:
     """Feed every event of the sensor at ``url`` to ``referee`` until the stream ends."""
     referee.start()
-    with open_sensor(url, rig=rig, **options) as sensor:  # type: ignore[arg-type]
+    with open_app_sensor(url, referee.game, rig=rig, **options) as sensor:
         start = time.monotonic()
         while True:
             try:
