@@ -147,29 +147,29 @@ class CameraSensor(Sensor):
             for frame in source.frames():
                 if stop.is_set():
                     return
-                if live:
-                    t_ms = self._now_ms()
-                else:  # a recording: its own time, played in real time unless fast
-                    t_ms = int(n * frame_ms)
-                    delay = start + t_ms / 1000.0 - self._clock()
+                if not live:  # a recording: played at its own pace unless fast
+                    delay = start + n * frame_ms / 1000.0 - self._clock()
                     if not self.fast and delay > 0 and stop.wait(delay):
                         return
-                n += 1
                 if self.tracker is None:
                     self.tracker = self._tracker(frame, stills)
+                n += 1
                 before = self._clock()
                 moves = self.tracker.step(frame)
                 self._set_status(last_heard=self._clock())
                 if moves:
                     self.latencies_ms.append((self._clock() - before) * 1000.0)
-                    self._report(t_ms, len(moves))
+                    if not self._report(int(n * frame_ms), len(moves)):
+                        return
         except (VisionError, OSError) as err:
             self._finish(BoardNotFound(f"{self.url}: {err}"))
             return
         self._finish()
 
-    def _report(self, t_ms: int, count: int) -> None:
-        """Send the positions after each of the last ``count`` actions."""
+    def _report(self, video_ms: int, count: int) -> bool:
+        """Send the positions after each of the last ``count`` actions, STEP_MS apart: in
+        the recording's own time when fast, else by the clock (waiting in between, so the
+        referee's ticks and the events share one clock). False when closed meanwhile."""
         game = self._game
         index = self.tracker.decoder.index if self.tracker is not None else tuple(range(64))
         states = [game.state]
@@ -180,13 +180,16 @@ class CameraSensor(Sensor):
             states.insert(0, parent)
         names = [f"{'abcdefgh'[k % 8]}{k // 8 + 1}" for k in range(64)]
         for step, (old, new) in enumerate(zip(states, states[1:], strict=False)):
+            if step and not self.fast and self._stop.wait(STEP_MS / 1000.0):
+                return False
             a, b = occupancy_of(old, index), occupancy_of(new, index)
-            t = t_ms + step * STEP_MS
+            t = video_ms + step * STEP_MS if self.fast else self._now_ms()
             occupied = {names[k] for k in range(64) if b[k]}
             swapped = {names[k] for k in range(64) if a[k] and b[k] and a[k] != b[k]}
             if swapped:
                 self._emit(Occupied(t, frozenset(occupied - swapped)))
             self._emit(Occupied(t, frozenset(occupied)))
+        return True
 
 
 def open_sensor(url: str, game: Game, **options: Any) -> Sensor:

@@ -95,6 +95,9 @@ class Candidate:
     actions: tuple[Action, ...]
     mask: np.ndarray[Any, np.dtype[np.bool_]]
     colour: np.ndarray[Any, np.dtype[np.int64]]
+    #: squares whose piece changes but not its colour (taken and retaken): they may look
+    #: changed or not, and count neither way
+    optional: np.ndarray[Any, np.dtype[np.bool_]] | None = None
 
     @property
     def squares(self) -> frozenset[int]:
@@ -120,6 +123,12 @@ def occupancy_of(state: State, index: Sequence[int] = STANDARD_INDEX) -> tuple[i
     """
     board = state.board
     return tuple((board[j] >> 4) if board[j] else 0 for j in index)
+
+
+def pieces_of(state: State, index: Sequence[int] = STANDARD_INDEX) -> tuple[int, ...]:
+    """Per visible square (a1 = 0) the piece code on it (0 empty)."""
+    board = state.board
+    return tuple(int(board[j]) for j in index)
 
 
 def board_index(variant: Any) -> tuple[int, ...]:
@@ -289,9 +298,11 @@ class Decoder:
         return occupancy_of(self.game.state, self.index)
 
     def _candidate(self, actions: tuple[Action, ...], state: State,
-                   start: np.ndarray[Any, Any]) -> Candidate:
+                   start: np.ndarray[Any, Any], pieces: np.ndarray[Any, Any]) -> Candidate:
         colour = np.asarray(occupancy_of(state, self.index), dtype=np.int64)
-        return Candidate(actions, colour != start, colour)
+        mask = colour != start
+        optional = (np.asarray(pieces_of(state, self.index)) != pieces) & ~mask
+        return Candidate(actions, mask, colour, optional if optional.any() else None)
 
     def candidates(self) -> list[Candidate]:
         """Every legal action and action + reply from the current position (cached per ply),
@@ -305,6 +316,7 @@ class Decoder:
         variant = self.game.variant
         root = self.game.state
         start = np.asarray(occupancy_of(root, self.index), dtype=np.int64)
+        pieces = np.asarray(pieces_of(root, self.index))
         out: list[Candidate] = []
 
         def touches(state: State, action: Action) -> bool:
@@ -320,7 +332,7 @@ class Decoder:
                     continue
                 nxt = variant.apply(state, a)
                 seq = (*actions, a)
-                cand = self._candidate(seq, nxt, start)
+                cand = self._candidate(seq, nxt, start, pieces)
                 if len(seq) >= (1 if touching is None else depth):
                     out.append(cand)
                 if len(seq) < depth:
@@ -369,17 +381,30 @@ class Decoder:
             np.broadcast_to(agree[None, :, :], (len(cands), 64, 3)), colour[:, :, None],
             axis=2)[:, :, 0]
         positive = np.minimum(np.maximum(e, 0.0), 1.0)  # a hand's squares cost 1 each
-        score = ((support * mask).sum(axis=1) - (positive[None, :] * ~mask).sum(axis=1)
+        optional = np.zeros_like(mask)
+        for k, c in enumerate(cands):
+            if c.optional is not None:
+                optional[k] = c.optional
+        score = ((support * mask).sum(axis=1) + (np.maximum(e, 0.0)[None, :] * optional).sum(axis=1)
+                 - (positive[None, :] * ~(mask | optional)).sum(axis=1)
                  - PAIR_PENALTY * (length - 1))
-        order = np.argsort(-score, kind="stable")
-        top = int(order[0])
+        # Only candidates whose every square changed (or changed a little, with the classifier
+        # agreeing on its new content) can explain the frame; the best of them must beat the
+        # next by a margin.
+        changed = (e > 0)[None, :] | ((e > WEAK_CHANGE - 1.0)[None, :] & (support > 0))
+        plausible = np.all(changed | ~mask, axis=1)
+        if not plausible.any():
+            return Decision(None, float(score.max()), 0)
+        order = [int(k) for k in np.argsort(-score, kind="stable") if plausible[k]]
+        top = order[0]
         best_score = float(score[top])
         runner = float(score[order[1]]) if len(order) > 1 else 0.0
         cand = cands[top]
         sq = cand.mask
-        change_ok = np.all((e[sq] > 0) | ((e[sq] > WEAK_CHANGE - 1.0) & (support[top][sq] > 0)))
-        hand = bool(_occluded(change, tau, sq).any())
-        if _forgiven(change, tau, sq):  # a hand at the edge: the classifier must agree too
+        seen = sq if cand.optional is None else sq | cand.optional
+        change_ok = True
+        hand = bool(_occluded(change, tau, seen).any())
+        if _forgiven(change, tau, seen):  # a hand at the edge: the classifier must agree too
             agreed = agree[np.flatnonzero(sq), cand.colour[sq]]
             hand = hand or bool(np.any(agreed <= 0))
         lead = best_score - runner
@@ -445,6 +470,15 @@ class Tracker:
         self._dirty = unexplained if self.stills else unexplained | set(squares)
         self._last_check = warped
         return ref
+
+    def _steady(self, warped: Any) -> bool:
+        """In a video, whether the board looks the same as at the previous check although
+        it still differs from the reference: a position to re-synchronise to, not a hand
+        passing over it."""
+        if self._lost == 0 or self._last_check is None:
+            return False
+        steady = change_map(self._last_check, warped)
+        return bool(steady.max() < threshold(steady))
 
     def _heal(self, warped: Any) -> None:
         """Adopt the new look of squares kept back by :meth:`_new_reference` once it has
@@ -530,7 +564,8 @@ class Tracker:
             self._reference = warped  # nothing moved: follow slow lighting drift
             self._lost = 0
             return []
-        decision = self.decoder.decide(change, agreement(warped), deep=self._lost > 0)
+        decision = self.decoder.decide(change, agreement(warped),
+                                       deep=self.stills or self._steady(warped))
         cand = decision.candidate
         if cand is None:
             self._heal(warped)

@@ -302,7 +302,7 @@ class MoveInference:
 
     def tick(self, now_ms: int) -> list[Decision]:
         """Time passed without events (live sensors call this a few times a second)."""
-        return self._advance(now_ms)
+        return self._advance(now_ms, event=False)
 
     def flush(self) -> list[Decision]:
         """The stream ended: judge what is on the board now, accept held moves."""
@@ -347,14 +347,15 @@ class MoveInference:
 
     # ------------------------------------------------------------------ judging
 
-    def _advance(self, now_ms: int) -> list[Decision]:
+    def _advance(self, now_ms: int, event: bool = True) -> list[Decision]:
         out: list[Decision] = []
         last = self._last_event_ms
         if last is not None and now_ms - last >= self.settle_ms and self._dirty:
             out += self._judge()
         if self._provisional is not None and now_ms >= self._provisional[2]:
             out += self._confirm_held() + self._judge_again()
-        self._last_event_ms = now_ms if last is None else max(last, now_ms)
+        if event or last is None:  # a tick is no event: stillness is measured from the last
+            self._last_event_ms = now_ms if last is None else max(last, now_ms)
         return out
 
     def _judge(self) -> list[Decision]:
