@@ -28,7 +28,8 @@ from vision.geometry import SQUARE
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 W_SHARE, W_EDGES, W_TEXTURE = 1.0, 8.0, 2.0
-ROI_MARGIN = 0.2  # share of the square left out on each side of the ROI
+ROI_MARGIN = 0.25  # share of the square left out on each side of the ROI
+THRESHOLD = 1.1  # occupancy score at which a square counts as occupied
 
 FloatGrid = np.ndarray[Any, np.dtype[np.float64]]
 IntGrid = np.ndarray[Any, np.dtype[np.int64]]
@@ -118,7 +119,7 @@ def classify_board(warped: np.ndarray[Any, Any]) -> BoardReading:
     # the board's light/dark contrast. Set by hand on the shipped photos (pcwawc + afka2d).
     occupancy = (W_SHARE * share + W_EDGES * edge_density
                  + W_TEXTURE * texture / contrast)
-    occupied = occupancy >= 1.0
+    occupied = occupancy >= THRESHOLD
 
     count = deviating.sum(axis=2)
     total = (flat[..., 0] * deviating).sum(axis=2)

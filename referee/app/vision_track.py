@@ -45,7 +45,7 @@ import numpy as np
 from referee.rules.actions import Action
 from referee.rules.game import Game
 from referee.rules.state import State
-from vision.classify import BLACK, EMPTY, WHITE, classify_board
+from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, classify_board
 from vision.errors import UnsupportedVariantError
 from vision.geometry import SQUARE, Corners, warp_board
 from vision.sources import Frame
@@ -221,7 +221,7 @@ def agreement(warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     """(64, 3): how much the classifier agrees (-1..1) that each square (a1 = 0) is empty,
     holds a white piece, holds a black piece."""
     reading = classify_board(warped)
-    occ = np.clip((_to_index_order(reading.occupancy) - 1.0) / 0.5, -1.0, 1.0)
+    occ = np.clip((_to_index_order(reading.occupancy) - THRESHOLD) / 0.5, -1.0, 1.0)
     white = np.clip(_to_index_order(reading.whiteness) / 0.3, -1.0, 1.0)
     out = np.empty((64, 3))
     out[:, EMPTY] = -occ
