@@ -134,3 +134,37 @@ def test_stills_missed_frames_resynchronise(data: Path) -> None:
         mine.play(a)
         truth.play(b)
     assert mine.variant.fen(mine.state) == truth.variant.fen(truth.state)
+
+
+def _sq(name: str) -> int:
+    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+def test_dark_piece_on_dark_squares_next_to_a_large_change() -> None:
+    """A white knight move (large change) and a black bishop between two dark squares (a change
+    under a third of it) in one frame: the pair is decoded, not vetoed."""
+    from referee.app.vision_track import Decoder
+
+    game = Game("standard")
+    for m in ("e2e4", "e7e5"):
+        game.play(m)
+    rng = np.random.default_rng(0)
+    change = rng.uniform(0.0, 1.5, 64)
+    change[[_sq("g1"), _sq("f3")]] = 80.0
+    change[[_sq("f8"), _sq("c5")]] = 10.0
+    decision = Decoder(game).decide(change, np.zeros((64, 3)))
+    assert decision.candidate is not None
+    texts = [game.variant.format_action(a) for a in decision.candidate.actions]
+    assert texts == ["g1f3", "f8c5"]
+
+
+def test_hand_inside_the_board_vetoes() -> None:
+    """A move's squares changed, and so did squares in the middle of the board no move explains
+    (a hand resting there): nothing is decided."""
+    from referee.app.vision_track import Decoder
+
+    game = Game("standard")
+    change = np.zeros(64)
+    change[[_sq("e2"), _sq("e4")]] = 60.0
+    change[[_sq("c4"), _sq("c5"), _sq("d5")]] = 70.0
+    assert Decoder(game).decide(change, np.ones((64, 3))).candidate is None
