@@ -168,3 +168,13 @@ def test_hand_inside_the_board_vetoes() -> None:
     change[[_sq("e2"), _sq("e4")]] = 60.0
     change[[_sq("c4"), _sq("c5"), _sq("d5")]] = 70.0
     assert Decoder(game).decide(change, np.ones((64, 3))).candidate is None
+
+
+def test_auto_corners_of_a_rectified_frame(data: Path) -> None:
+    """A frame rectified to the board is its own board, found the right way round."""
+    from vision.locate import locate_board
+
+    rng = np.random.default_rng(3)
+    for still in V.scholar_stills(data / "videos" / "scholarsmate.avi", rng)[:3]:
+        found = locate_board(still)
+        assert np.abs(found - np.float32(V.FULL)).max() < 1.0
