@@ -426,7 +426,9 @@ class Tracker:
     """Follows one game of ``variant`` seen through a fixed camera with board ``corners``.
 
     ``stills``: every frame is a settled position (a folder of photos) instead of waiting for
-    the board to stay still. Opens nothing: feed it frames with :meth:`run` or :meth:`step`.
+    the board to stay still; as soon as STILL_FRAMES + 1 frames in a row show no motion, the
+    frames are a video cut into frames and the motion gate takes over. Opens nothing: feed it
+    frames with :meth:`run` or :meth:`step`.
 
     Raises (constructor): the referee's UnknownVariantError / VariantNotImplementedError;
     UnsupportedVariantError when the variant has no 8x8 board. Squares off the 8x8 board (a
@@ -463,10 +465,15 @@ class Tracker:
         likely a hand or sleeve still over them), which keep their previous appearance."""
         tau = threshold(change)
         ref = warped.copy()
-        # With stills the light may differ from frame to frame: keep only squares that surely
-        # changed (a hand), not every one above the noise.
-        limit = 2.0 * tau if self.stills else tau
-        unexplained = {i for i in range(64) if i not in squares and change[i] > limit}
+        # With stills the light may differ from frame to frame: keep only the squares of a
+        # hand forgiven at the board's edge, not every one above the noise (a square kept from
+        # a differently exposed frame would look changed for ever).
+        unexplained = {i for i in range(64) if i not in squares and change[i] > tau}
+        if self.stills:
+            mask = np.zeros(64, dtype=bool)
+            mask[list(squares)] = True
+            unexplained = ({i for i in unexplained if change[i] > 2.0 * tau}
+                           if _forgiven(change, tau, mask) else set())
         for i in unexplained:
             _copy_square(ref, self._reference, i)
         # The move's squares may still be settling (a hand straightening the piece); with
@@ -540,18 +547,21 @@ class Tracker:
     def step_warped(self, warped: Any) -> list[Recognised]:
         """Process one already warped frame (see :meth:`warp`)."""
         self.frames += 1
-        if not self.stills:
-            grey = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, 8 * SMALL),
-                                           interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-            grey = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
-            moved = (float(np.abs(grey - self._previous).mean())
-                     if self._previous is not None else 1e9)
-            if self._is_still(moved):
-                self._still += 1
-            else:
-                self._still = 0
-                self.still_since = self.frames
-            self._previous = grey
+        grey = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, 8 * SMALL),
+                                       interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        grey = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
+        moved = (float(np.abs(grey - self._previous).mean())
+                 if self._previous is not None else 1e9)
+        if self._is_still(moved):
+            self._still += 1
+        else:
+            self._still = 0
+            self.still_since = self.frames
+        self._previous = grey
+        if self.stills and self._still > STILL_FRAMES:
+            # Frames that stay still: a video cut into frames, not one frame per position.
+            self.stills = False
+            self._still = STILL_FRAMES  # this frame is a check
         if self._reference is None:
             self._take_start(warped)
             return []
