@@ -178,3 +178,12 @@ def test_auto_corners_of_a_rectified_frame(data: Path) -> None:
     for still in V.scholar_stills(data / "videos" / "scholarsmate.avi", rng)[:3]:
         found = locate_board(still)
         assert np.abs(found - np.float32(V.FULL)).max() < 1.0
+
+
+def test_watch_camera_folder_of_stills(data: Path, tmp_path: Path) -> None:
+    """A folder with one frame per settled position, through the referee's inference: a pair
+    of moves from one frame and a capture (Qxf7#) come out as the 7 moves."""
+    rng = np.random.default_rng(11)
+    folder = V.write_folder(tmp_path / "stills",
+                            V.scholar_stills(data / "videos" / "scholarsmate.avi", rng))
+    assert _watch(f"camera://{folder}?corners=0,0,480,0,480,480,0,480&fast=1") == MOVES
