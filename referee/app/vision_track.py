@@ -454,6 +454,7 @@ class Tracker:
         self._start_checks = 0
         self._calm = False  # the last frame moved less than START_CALM motion thresholds
         self._lost = 0      # settled checks in a row that changed but were not explained
+        self._quiet = 0     # frames in a row that moved less than STILL_DIFF
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
         """Every candidate as (actions, changed squares) (for tests)."""
@@ -558,8 +559,10 @@ class Tracker:
             self._still = 0
             self.still_since = self.frames
         self._previous = grey
-        if self.stills and self._still > STILL_FRAMES:
-            # Frames that stay still: a video cut into frames, not one frame per position.
+        self._quiet = self._quiet + 1 if moved < STILL_DIFF else 0
+        if self.stills and self._quiet > STILL_FRAMES:
+            # Frames that stay still (by the fixed threshold: with one frame per position the
+            # adaptive one learns the shifts as noise): a video cut into frames.
             self.stills = False
             self._still = STILL_FRAMES  # this frame is a check
         if self._reference is None:
