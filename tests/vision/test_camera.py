@@ -7,6 +7,7 @@ import http.server
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,7 @@ class _Mjpeg(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
         self.end_headers()
         for jpg in self.frames:
+            time.sleep(0.05)  # a camera's pace: 20 frames/s, as the video was filmed
             self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\n"
                              + f"Content-Length: {len(jpg)}\r\n\r\n".encode() + jpg + b"\r\n")
         self.wfile.flush()
