@@ -28,7 +28,8 @@ from vision.geometry import SQUARE
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 W_SHARE, W_EDGES, W_TEXTURE = 1.0, 8.0, 2.0
-ROI_MARGIN = 0.2  # share of the square left out on each side of the ROI
+ROI_MARGIN = 0.25  # share of the square left out on each side of the ROI
+THRESHOLD = 1.1  # occupancy score at which a square counts as occupied
 
 FloatGrid = np.ndarray[Any, np.dtype[np.float64]]
 IntGrid = np.ndarray[Any, np.dtype[np.int64]]
@@ -65,16 +66,17 @@ def _rois(lab: np.ndarray[Any, Any], margin: float) -> np.ndarray[Any, Any]:
 
 def _otsu_split(values: FloatGrid) -> tuple[float, float]:
     """Best two-class split of ``values``: (threshold, between-class separation in value units)."""
-    v = np.sort(values.ravel())
+    v = np.sort(values.ravel()).astype(np.float64)
     if v.size < 2:
         return float(v[0]) if v.size else 0.0, 0.0
-    best, best_t, best_sep = -1.0, float(v[0]), 0.0
-    for i in range(1, v.size):
-        a, b = v[:i], v[i:]
-        score = a.size * b.size * (b.mean() - a.mean()) ** 2
-        if score > best:
-            best, best_t, best_sep = score, float((v[i - 1] + v[i]) / 2), float(b.mean() - a.mean())
-    return best_t, best_sep
+    n = v.size
+    left = np.arange(1, n)  # sizes of the lower class for splits after 1..n-1 values
+    csum = np.cumsum(v)[:-1]
+    mean_a = csum / left
+    mean_b = (v.sum() - csum) / (n - left)
+    score = left * (n - left) * (mean_b - mean_a) ** 2
+    i = int(np.argmax(score))  # the first best split, as the loop it replaces chose
+    return float((v[i] + v[i + 1]) / 2), float(mean_b[i] - mean_a[i])
 
 
 def classify_board(warped: np.ndarray[Any, Any]) -> BoardReading:
@@ -82,7 +84,7 @@ def classify_board(warped: np.ndarray[Any, Any]) -> BoardReading:
     if warped.shape[0] != 8 * SQUARE or warped.shape[1] != 8 * SQUARE:
         warped = cv2.resize(warped, (8 * SQUARE, 8 * SQUARE), interpolation=cv2.INTER_AREA)
     blur = cv2.GaussianBlur(warped, (3, 3), 0)
-    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float64)
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32)
     rois = _rois(lab, ROI_MARGIN)
     flat = rois.reshape(8, 8, -1, 3)
     med = np.median(flat, axis=2)
@@ -117,13 +119,11 @@ def classify_board(warped: np.ndarray[Any, Any]) -> BoardReading:
     # the board's light/dark contrast. Set by hand on the shipped photos (pcwawc + afka2d).
     occupancy = (W_SHARE * share + W_EDGES * edge_density
                  + W_TEXTURE * texture / contrast)
-    occupied = occupancy >= 1.0
+    occupied = occupancy >= THRESHOLD
 
-    lightness = np.zeros((8, 8))
-    for r in range(8):
-        for c in range(8):
-            px = flat[r, c][deviating[r, c]]
-            lightness[r, c] = px[:, 0].mean() if px.size else med[r, c, 0]
+    count = deviating.sum(axis=2)
+    total = (flat[..., 0] * deviating).sum(axis=2)
+    lightness = np.where(count > 0, total / np.maximum(count, 1), med[..., 0])
     mid = (ref_l[True] + ref_l[False]) / 2.0
     if occupied.sum() >= 4:
         t, sep = _otsu_split(lightness[occupied])

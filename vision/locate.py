@@ -23,6 +23,8 @@ from vision.sources import Frame
 
 MAX_SIDE = 800  # photos are searched at most this large (pixels), then scaled back
 CELL = 16  # pixels per square when scoring a lattice placement
+SNAP_SHARE = 0.97  # the image frame replaces a found board nearly filling it at this score
+MIN_FRAME_SCORE = 20.0  # light/dark alternation (grey levels) for the whole image as a board
 
 Matrix = np.ndarray[Any, np.dtype[np.float64]]
 
@@ -219,6 +221,34 @@ def locate_board(image: Frame) -> Corners:
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     h = _board_homography(grey)
     if h is None:
-        raise BoardNotFoundError("no chessboard lattice found")
+        h = _frame_homography(grey)  # a rectified frame crowded with pieces
+        if _checker_score(grey, h) < MIN_FRAME_SCORE:
+            raise BoardNotFoundError("no chessboard lattice found")
+    h = _snap_to_frame(grey, h)
     corners = _clockwise(_outer(h) / scale)
     return _orient(image, corners)
+
+
+def _frame_homography(grey: Any) -> Matrix:
+    """Board coordinates 0..8 -> the whole image."""
+    rows, cols = grey.shape[:2]
+    frame = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], dtype=np.float32)
+    board = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(board, frame), dtype=np.float64)
+
+
+def _snap_to_frame(grey: Any, h: Matrix) -> Matrix:
+    """The image's own frame instead of ``h`` when the board found nearly fills the image
+    (within a quarter square at every corner) and the frame frames the checkerboard about as
+    well: a rectified frame *is* its board, and its edges are a sharper estimate than a lattice
+    fitted through pieces."""
+    full = _frame_homography(grey)
+    frame = _outer(full)
+    found = _outer(h)
+    side = float(np.mean(np.linalg.norm(frame - np.roll(frame, 1, axis=0), axis=1))) / 8.0
+    near = [float(np.min(np.linalg.norm(found - p, axis=1))) for p in frame]
+    if max(near) > 0.25 * side:
+        return h
+    if _checker_score(grey, full) >= SNAP_SHARE * _checker_score(grey, h):
+        return full
+    return h

@@ -31,7 +31,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware_bridge import open_sensor
 from firmware_bridge.errors import SensorTimeout
 from firmware_bridge.events import Button
 from firmware_bridge.rig import Rig
@@ -221,6 +220,18 @@ def parse_time_control(text: str) -> TimeControl:
     return TimeControl.parse(text)
 
 
+def _open_sensor(url: str, game: Game, rig: Rig | None, options: Mapping[str, Any]) -> Sensor:
+    """The sensor at ``url``: a camera (``camera://``, :mod:`referee.app.camera`, loaded only
+    then: it brings OpenCV) or anything ``firmware_bridge`` opens."""
+    if url.startswith("camera://"):
+        from referee.app.camera import open_sensor as open_camera
+
+        return open_camera(url, game, **options)
+    import firmware_bridge
+
+    return firmware_bridge.open_sensor(url, rig=rig, **options)
+
+
 @contextlib.contextmanager
 def open_session(url: str, game: Game, settings: SessionSettings, *, rig: Rig | None = None,
                  subscribers: Sequence[Subscriber] = (), journal: Journal | None = None,
@@ -238,7 +249,7 @@ def open_session(url: str, game: Game, settings: SessionSettings, *, rig: Rig | 
     control = parse_time_control(settings.time_control) if settings.time_control else None
     config = config_from_rig(rig) if rig is not None else HardwareConfig()
     with contextlib.ExitStack() as stack:
-        sensor = stack.enter_context(open_sensor(url, rig=rig, **dict(sensor_options or {})))
+        sensor = stack.enter_context(_open_sensor(url, game, rig, sensor_options or {}))
         clock = ChessClock(control) if control is not None else None
         output = None
         if settings.hardware and (rig is not None or settings.leds or settings.display):

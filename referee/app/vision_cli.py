@@ -87,14 +87,15 @@ def track_main(argv: list[str]) -> int:
         from referee.app.vision_track import Tracker
         from referee.rules.errors import RefereeError
         from vision.geometry import parse_corners
-        from vision.sources import open_source
+        from vision.sources import FolderSource, open_source
 
         corners = parse_corners(args.corners)
+        src = open_source(args.source)
         try:
-            tracker = Tracker(corners, args.variant)
+            tracker = Tracker(corners, args.variant, stills=isinstance(src, FolderSource))
         except RefereeError as e:
             return _fail(prog, f"variant {args.variant!r}: {e}")
-        with open_source(args.source) as src:
+        with src:
             for move in tracker.run(src.frames()):
                 print(move.text, flush=True)
     except UsageError as e:

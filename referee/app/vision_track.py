@@ -1,13 +1,36 @@
-"""Following a game on video: motion gating, change maps and legal-move decoding.
+"""Following a game through a camera: settled frames, change maps and legal-position decoding.
 
-The tracker keeps the warped image of the last *settled* position. A frame is settled when the
-board has barely changed (mean absolute grey difference below ``STILL_DIFF``) for ``STILL_FRAMES``
-consecutive frames. For each settled frame it measures, per square, how much the central region
-changed since the last settled position (the *change map*, Lab units). Every legal move (and, in
-case a settled frame was missed, every legal pair of move and reply) predicts the set of squares
-whose content changes; the candidate whose squares changed most, minus a per-square threshold,
-wins when it clearly beats the runner-up. A settled frame where many squares changed (a hand or an
-arm resting on the board) or where nothing matches is ignored. The start position is assumed.
+Why it works this way: a per-square classifier alone is wrong on a few squares of most real
+frames (dark pieces on dark squares, printed logos, tall pieces leaning into the next square), so
+a referee that trusts it loses the game within a few moves. The legal moves are a far stronger
+prior: from a known position only a few dozen boards can follow, and each differs from the last
+in two to four squares. So each settled frame is compared with the *candidate boards* the engine
+says can follow, and the candidate that best explains what the camera sees wins when it beats
+every other candidate board by a margin.
+
+* **Settled frames.** In a video, a frame is judged once the warped board has barely moved
+  (mean grey difference below an adaptive noise threshold) for ``STILL_FRAMES`` frames, and again
+  every ``RECHECK`` frames while it stays still. A folder of photos (``stills=True``) holds one
+  frame per settled position with no motion in between: every frame is judged.
+* **Evidence.** Against the last accepted picture, a per-square *change map*: the Lab distance of
+  each square's central region, after matching the frame's overall brightness to the reference
+  (auto-exposure, changing light), taking for each square the best of small shifts (frames
+  rectified one by one shift by a few pixels) and less the board's median (noise). The noise
+  scale comes from the board itself (median + MAD of the change map), never from the largest
+  change, so a dark piece leaving a dark square counts even when a white piece changed a lot.
+  The per-square classifier (:func:`vision.classify.classify_board`) adds whether each changed
+  square now looks empty, white or black.
+* **Candidates.** Every legal action, and every legal action + reply (a settled frame was
+  missed), predicts which squares change and what colour they then hold. When nothing explains
+  the board and it clearly changed, up to three actions are tried (recovery after missed frames),
+  restricted to actions touching changed squares. Candidates the camera cannot tell apart (the
+  promotion pieces) collapse to one, the queen first.
+* **Decision.** score = explained change + classifier agreement on the candidate's squares -
+  unexplained change - a penalty per extra action. The best candidate is taken when its squares
+  all changed (or the classifier confirms a weak change), no unexplained square changed more than
+  the candidate's weakest square allows (a hand or an arm still over the board), and it beats the
+  runner-up by a margin. Squares that changed without explanation keep their old reference
+  look until they are steady across two checks (a hand leaving vs a nudged piece).
 """
 
 from __future__ import annotations
@@ -22,27 +45,37 @@ import numpy as np
 from referee.rules.actions import Action
 from referee.rules.game import Game
 from referee.rules.state import State
-from vision.classify import classify_board
+from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, classify_board
 from vision.errors import UnsupportedVariantError
-from vision.geometry import SQUARE, Corners, grid_to_index, warp_board
+from vision.geometry import SQUARE, Corners, warp_board
 from vision.sources import Frame
 
 STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames (0-255)
 NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is larger
 NOISE_WINDOW = 200    # frames over which the noise floor (10th percentile) is measured
 NOISE_MIN_FRAMES = 20  # frames needed before the noise floor is trusted
-STILL_FRAMES = 4      # frames in a row below STILL_DIFF before the board counts as settled
-CHANGE_FLOOR = 12.0   # a square "changed" above max(CHANGE_FLOOR, CHANGE_SHARE * largest change)
-CHANGE_SHARE = 0.3
-MAX_CHANGED = 10      # more changed squares than this: a hand is still on the board
+STILL_FRAMES = 3      # frames in a row below the motion threshold before the board is settled
+RECHECK = 4           # a still period is looked at again every RECHECK frames
+CHANGE_FLOOR = 6.0    # the change threshold is at least this (Lab units) ...
+NOISE_MADS = 5.0      # ... and at least the median + this many MADs of the change map
+MAX_CHANGED = 12      # more changed squares than this: a hand or an arm is on the board
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
-UNEXPLAINED_SHARE = 1.0  # an unexplained square changing more than the weakest move square vetoes
-PAIR_PENALTY = 1.0      # a missed-settle pair of plies pays this many thresholds
-START_CALM = 3.0         # looser motion limit for the start frame (hands are often about)
-START_PATIENCE = 3       # settled checks to wait for a start-like frame before taking any
+MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
+CLASSIFIER_WEIGHT = 0.6  # weight of the classifier's opinion on a candidate's squares
+PAIR_PENALTY = 1.0    # each action beyond the first pays this (threshold units)
+WEAK_CHANGE = 0.4     # a candidate square may change this little (x threshold) if the
+#                       classifier agrees with its new content
+UNEXPLAINED_SHARE = 0.9  # an unexplained square changing more than this x the weakest move
+#                          square (and more than twice the threshold) vetoes the candidate
+START_CALM = 3.0      # looser motion limit for the start frame (hands are often about)
+START_PATIENCE = 3    # settled checks to wait for a start-like frame before taking any
 PROMOTION_ORDER = ("", "q", "r", "b", "n")  # preferred when the squares cannot tell
-RECHECK = 4              # a still period is looked at every RECHECK frames after STILL_FRAMES
 ROI_MARGIN = 0.22     # share of a square left out on each side when measuring change
+SMALL = 25            # pixels per square of the change map's working copy
+SHIFT = 1             # squares are compared at every shift up to this many SMALL pixels
+#                       (after the ECC alignment: what is left is local)
+MAX_SEQUENCE = 3      # longest action sequence tried when re-synchronising
+MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
 
 
 @dataclass(frozen=True)
@@ -52,6 +85,33 @@ class Recognised:
     text: str
     frame: int
     score: float
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A board that can follow the current position: ``actions`` lead to it, ``mask`` (64
+    bools, a1 = 0) marks the squares whose content changes, ``colour`` (64 ints) the colour
+    then on every square (0 empty, 1 white, 2 black)."""
+
+    actions: tuple[Action, ...]
+    mask: np.ndarray[Any, np.dtype[np.bool_]]
+    colour: np.ndarray[Any, np.dtype[np.int64]]
+    #: squares whose piece changes but not its colour (taken and retaken): they may look
+    #: changed or not, and count neither way
+    optional: np.ndarray[Any, np.dtype[np.bool_]] | None = None
+
+    @property
+    def squares(self) -> frozenset[int]:
+        return frozenset(int(i) for i in np.flatnonzero(self.mask))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The outcome of judging one settled frame (for tests and the camera sensor)."""
+
+    candidate: Candidate | None
+    score: float
+    changed: int
 
 
 STANDARD_INDEX = tuple(range(64))
@@ -64,6 +124,12 @@ def occupancy_of(state: State, index: Sequence[int] = STANDARD_INDEX) -> tuple[i
     """
     board = state.board
     return tuple((board[j] >> 4) if board[j] else 0 for j in index)
+
+
+def pieces_of(state: State, index: Sequence[int] = STANDARD_INDEX) -> tuple[int, ...]:
+    """Per visible square (a1 = 0) the piece code on it (0 empty)."""
+    board = state.board
+    return tuple(int(board[j]) for j in index)
 
 
 def board_index(variant: Any) -> tuple[int, ...]:
@@ -80,31 +146,96 @@ def board_index(variant: Any) -> tuple[int, ...]:
     return tuple(int(layout.square(n)) for n in names)
 
 
+def _to_index_order(grid: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """An 8x8 grid (row 0 = rank 8) as 64 values in square order (a1 = 0)."""
+    return np.asarray(grid[::-1].reshape(64))
+
+
+def _lab_small(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
+    small = cv2.resize(warped, (8 * SMALL, 8 * SMALL), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), 0)
+    return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.float32)
+
+
+def _match_light(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``lab`` with its lightness histogram matched to ``ref``'s and its colour medians moved
+    onto ``ref``'s: auto-exposure and changing light (even when they clip) move the whole board
+    through one monotonic mapping, a move changes only a few squares."""
+    out = lab.copy()
+    levels = np.linspace(0.0, 100.0, 65)
+    # every third pixel each way is plenty for a histogram, and ten times faster
+    qa = np.percentile(lab[::3, ::3, 0], levels)
+    qb = np.percentile(ref[::3, ::3, 0], levels)
+    out[..., 0] = np.interp(lab[..., 0], qa, qb)
+    for ch in (1, 2):
+        out[..., ch] += float(np.median(ref[::3, ::3, ch]) - np.median(lab[::3, ::3, ch]))
+    return out
+
+
+def _align(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``lab`` moved onto ``ref`` by the affine map that best aligns their lightness (ECC):
+    frames rectified one by one are shifted, turned and scaled a little against each other;
+    a move changes too few squares to pull the alignment. Unchanged if ECC fails."""
+    warp = np.eye(2, 3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+    try:
+        ecc: Any = cv2.findTransformECC
+        _, warp = ecc(ref[..., 0], lab[..., 0], warp, cv2.MOTION_AFFINE, criteria, None, 5)
+    except cv2.error:
+        return lab
+    if np.abs(warp[:, 2]).max() > 2 * SMALL or np.abs(warp[:, :2] - np.eye(2)).max() > 0.1:
+        return lab  # not a small correction: something else moved
+    size = (lab.shape[1], lab.shape[0])
+    return np.asarray(cv2.warpAffine(lab, warp, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
+
+
 def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """64 values (a1 = 0): mean Lab distance between the central regions of each square, less
-    the median over the board (noise and lighting drift)."""
-    a = cv2.cvtColor(cv2.GaussianBlur(before, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float64)
-    b = cv2.cvtColor(cv2.GaussianBlur(after, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float64)
-    d = np.linalg.norm(a - b, axis=2)
-    s = SQUARE
+    """64 values (a1 = 0): how much each square's central region changed from ``before`` to
+    ``after`` (warped boards), in Lab units, brightness matched, best over small shifts, less the
+    median over the board."""
+    a = _lab_small(before)
+    b = _align(_match_light(_lab_small(after), a), a)
+    s = SMALL
     m = int(round(s * ROI_MARGIN))
-    per = d.reshape(8, s, 8, s).transpose(0, 2, 1, 3)[:, :, m:s - m, m:s - m]
-    grid = per.reshape(8, 8, -1).mean(axis=2)
-    # Most squares never change in one move: their median is the camera noise / light drift.
-    grid = np.maximum(grid - float(np.median(grid)), 0.0)
-    out = np.zeros(64)
-    for r in range(8):
-        for c in range(8):
-            out[grid_to_index(r, c)] = grid[r, c]
+    best = np.full((8, 8), np.inf)
+    inner = a.reshape(8, s, 8, s, 3)[:, m:s - m, :, m:s - m]
+    for dy in range(-SHIFT, SHIFT + 1):
+        for dx in range(-SHIFT, SHIFT + 1):
+            shifted = np.roll(b, (dy, dx), axis=(0, 1)).reshape(8, s, 8, s, 3)
+            diff = inner - shifted[:, m:s - m, :, m:s - m]
+            d = np.sqrt(np.einsum("ijklc,ijklc->ijkl", diff, diff))
+            best = np.minimum(best, d.mean(axis=(1, 3)))
+    grid = np.maximum(best - float(np.median(best)), 0.0)
+    return np.asarray(_to_index_order(grid), dtype=np.float64)
+
+
+def threshold(change: np.ndarray[Any, Any]) -> float:
+    """The change a square needs to count as changed: above the board's own noise."""
+    med = float(np.median(change))
+    mad = float(np.median(np.abs(change - med))) * 1.4826
+    return max(CHANGE_FLOOR, med + NOISE_MADS * mad)
+
+
+def agreement(warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """(64, 3): how much the classifier agrees (-1..1) that each square (a1 = 0) is empty,
+    holds a white piece, holds a black piece."""
+    reading = classify_board(warped)
+    occ = np.clip((_to_index_order(reading.occupancy) - THRESHOLD) / 0.5, -1.0, 1.0)
+    white = np.clip(_to_index_order(reading.whiteness) / 0.3, -1.0, 1.0)
+    out = np.empty((64, 3))
+    out[:, EMPTY] = -occ
+    out[:, WHITE] = np.minimum(occ, white)
+    out[:, BLACK] = np.minimum(occ, -white)
     return out
 
 
 def _looks_like(warped: Any, occ: Sequence[int]) -> bool:
     """True when the classifier's occupancy scores agree with occupancy ``occ`` (a1 = 0):
     every occupied square scores above the 75th percentile of the empty squares' scores."""
-    score = classify_board(warped).occupancy
-    full = np.array([score[7 - i // 8, i % 8] for i in range(64) if occ[i]])
-    empty = np.array([score[7 - i // 8, i % 8] for i in range(64) if not occ[i]])
+    score = _to_index_order(classify_board(warped).occupancy)
+    full = np.array([score[i] for i in range(64) if occ[i]])
+    empty = np.array([score[i] for i in range(64) if not occ[i]])
     if full.size == 0 or empty.size == 0:
         return True
     return float(full.min()) > float(np.percentile(empty, 75))
@@ -122,23 +253,198 @@ def _copy_square(dst: Any, src: Any, index: int) -> None:
     dst[r * s:(r + 1) * s, c * s:(c + 1) * s] = src[r * s:(r + 1) * s, c * s:(c + 1) * s]
 
 
+def _occluded(change: np.ndarray[Any, Any], tau: float,
+              explained: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Squares (a1 = 0) that changed beyond what ``explained`` (a candidate's squares) allows
+    and cannot be a hand or an arm reaching in from the side of the board: an unexplained square
+    counts when it changed more than twice the threshold and more than UNEXPLAINED_SHARE of the
+    candidate's weakest square; such squares are forgiven when, connected to each other, they
+    reach the board's edge (at most MAX_OCCLUDED of them), since the squares under a hand keep
+    their old look in the reference until the hand has gone."""
+    weakest = float(change[explained].min()) if explained.any() else 0.0
+    limit = max(2.0 * tau, UNEXPLAINED_SHARE * weakest)
+    strong = (change > limit) & ~explained
+    if not strong.any() or int(strong.sum()) > MAX_OCCLUDED:
+        return np.asarray(strong, dtype=bool)
+    grid = strong.reshape(8, 8)
+    count, labels = cv2.connectedComponents(grid.astype(np.uint8), connectivity=8)
+    out = np.zeros((8, 8), dtype=bool)
+    for k in range(1, count):
+        part = labels == k
+        rows, cols = np.nonzero(part)
+        if not (rows.min() == 0 or cols.min() == 0 or rows.max() == 7 or cols.max() == 7):
+            out |= part
+    return np.asarray(out.reshape(64))
+
+
+def _forgiven(change: np.ndarray[Any, Any], tau: float, explained: np.ndarray[Any, Any]) -> bool:
+    """Whether :func:`_occluded` forgave some strongly changed unexplained squares."""
+    weakest = float(change[explained].min()) if explained.any() else 0.0
+    limit = max(2.0 * tau, UNEXPLAINED_SHARE * weakest)
+    strong = (change > limit) & ~explained
+    return bool(strong.any()) and not _occluded(change, tau, explained).any()
+
+
+class Decoder:
+    """Chooses which legal board a settled frame shows, from the game's current position.
+
+    Holds the game (a :class:`~referee.rules.game.Game`); :meth:`decide` judges evidence,
+    :meth:`accept` plays the chosen candidate's actions.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.index = board_index(game.variant)
+        self._cached: tuple[int, list[Candidate]] | None = None
+
+    def occupancy(self) -> tuple[int, ...]:
+        """The colour on each visible square (a1 = 0) in the current position."""
+        return occupancy_of(self.game.state, self.index)
+
+    def _candidate(self, actions: tuple[Action, ...], state: State,
+                   start: np.ndarray[Any, Any], pieces: np.ndarray[Any, Any]) -> Candidate:
+        colour = np.asarray(occupancy_of(state, self.index), dtype=np.int64)
+        mask = colour != start
+        optional = (np.asarray(pieces_of(state, self.index)) != pieces) & ~mask
+        return Candidate(actions, mask, colour, optional if optional.any() else None)
+
+    def candidates(self) -> list[Candidate]:
+        """Every legal action and action + reply from the current position (cached per ply),
+        those the camera cannot tell apart collapsed to one."""
+        ply = len(self.game.played)
+        if self._cached is None or self._cached[0] != ply:
+            self._cached = (ply, self._enumerate(2))
+        return self._cached[1]
+
+    def _enumerate(self, depth: int, touching: frozenset[int] | None = None) -> list[Candidate]:
+        variant = self.game.variant
+        root = self.game.state
+        start = np.asarray(occupancy_of(root, self.index), dtype=np.int64)
+        pieces = np.asarray(pieces_of(root, self.index))
+        out: list[Candidate] = []
+
+        def touches(state: State, action: Action) -> bool:
+            if touching is None:
+                return True
+            before = occupancy_of(state, self.index)
+            after = occupancy_of(variant.apply(state, action), self.index)
+            return any(before[i] != after[i] for i in touching)
+
+        def walk(state: State, actions: tuple[Action, ...]) -> None:
+            for a in variant.legal_actions(state):
+                if not touches(state, a):
+                    continue
+                nxt = variant.apply(state, a)
+                seq = (*actions, a)
+                cand = self._candidate(seq, nxt, start, pieces)
+                if len(seq) >= (1 if touching is None else depth):
+                    out.append(cand)
+                if len(seq) < depth:
+                    walk(nxt, seq)
+
+        walk(root, ())
+        out.sort(key=lambda c: (len(c.actions), [_promo_rank(x) for x in c.actions]))
+        seen: set[tuple[int, bytes]] = set()
+        unique = []
+        for c in out:
+            key = (len(c.actions), c.colour.tobytes())
+            if c.mask.any() and key not in seen:
+                seen.add(key)
+                unique.append(c)
+        return unique
+
+    def decide(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
+               deep: bool = False) -> Decision:
+        """The candidate the evidence shows, or a Decision without one.
+
+        ``change``: 64 change values; ``agree``: (64, 3) classifier agreement; ``deep``: also
+        try sequences of up to MAX_SEQUENCE actions touching the changed squares.
+        """
+        tau = threshold(change)
+        e = np.clip((change - tau) / tau, -1.0, 3.0)
+        changed = int(np.sum(e > 0))
+        if changed == 0 or changed > MAX_CHANGED:
+            return Decision(None, 0.0, changed)
+        cands = self.candidates()
+        best = self._score(cands, change, tau, agree)
+        if best.candidate is None and deep:
+            touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
+            deeper = self._enumerate(MAX_SEQUENCE, touching)
+            best = self._score(cands + deeper, change, tau, agree)
+        return Decision(best.candidate, best.score, changed)
+
+    def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
+               agree: np.ndarray[Any, Any]) -> Decision:
+        e = np.clip((change - tau) / tau, -1.0, 3.0)
+        if not cands:
+            return Decision(None, 0.0, 0)
+        mask = np.stack([c.mask for c in cands])
+        colour = np.stack([c.colour for c in cands])
+        length = np.array([len(c.actions) for c in cands], dtype=np.float64)
+        support = e[None, :] + CLASSIFIER_WEIGHT * np.take_along_axis(
+            np.broadcast_to(agree[None, :, :], (len(cands), 64, 3)), colour[:, :, None],
+            axis=2)[:, :, 0]
+        positive = np.minimum(np.maximum(e, 0.0), 1.0)  # a hand's squares cost 1 each
+        optional = np.zeros_like(mask)
+        for k, c in enumerate(cands):
+            if c.optional is not None:
+                optional[k] = c.optional
+        score = ((support * mask).sum(axis=1) + (np.maximum(e, 0.0)[None, :] * optional).sum(axis=1)
+                 - (positive[None, :] * ~(mask | optional)).sum(axis=1)
+                 - PAIR_PENALTY * (length - 1))
+        # Only candidates whose every square changed (or changed a little, with the classifier
+        # agreeing on its new content) can explain the frame; the best of them must beat the
+        # next by a margin.
+        changed = (e > 0)[None, :] | ((e > WEAK_CHANGE - 1.0)[None, :] & (support > 0))
+        plausible = np.all(changed | ~mask, axis=1)
+        if not plausible.any():
+            return Decision(None, float(score.max()), 0)
+        order = [int(k) for k in np.argsort(-score, kind="stable") if plausible[k]]
+        top = order[0]
+        best_score = float(score[top])
+        runner = float(score[order[1]]) if len(order) > 1 else 0.0
+        cand = cands[top]
+        sq = cand.mask
+        seen = sq if cand.optional is None else sq | cand.optional
+        change_ok = True
+        hand = bool(_occluded(change, tau, seen).any())
+        if _forgiven(change, tau, seen):  # a hand at the edge: the classifier must agree too
+            agreed = agree[np.flatnonzero(sq), cand.colour[sq]]
+            hand = hand or bool(np.any(agreed <= 0))
+        lead = best_score - runner
+        if (best_score <= 0 or not change_ok or hand
+                or lead < max(MIN_LEAD, MARGIN * best_score)):
+            return Decision(None, best_score, 0)
+        return Decision(cand, best_score, 0)
+
+    def accept(self, candidate: Candidate) -> list[str]:
+        """Play the candidate's actions; their canonical texts."""
+        return [self.game.play(a).text for a in candidate.actions]
+
+
 class Tracker:
     """Follows one game of ``variant`` seen through a fixed camera with board ``corners``.
 
-    Opens nothing: feed it frames with :meth:`run`.
+    ``stills``: every frame is a settled position (a folder of photos) instead of waiting for
+    the board to stay still; as soon as STILL_FRAMES + 1 frames in a row show no motion, the
+    frames are a video cut into frames and the motion gate takes over. Opens nothing: feed it
+    frames with :meth:`run` or :meth:`step`.
+
     Raises (constructor): the referee's UnknownVariantError / VariantNotImplementedError;
     UnsupportedVariantError when the variant has no 8x8 board. Squares off the 8x8 board (a
     ghost ring, a second board) are invisible: moves there are decoded from the 8x8 changes only.
     """
 
-    def __init__(self, corners: Corners, variant: str = "standard") -> None:
+    def __init__(self, corners: Corners, variant: str = "standard", *, stills: bool = False,
+                 game: Game | None = None) -> None:
         self.corners = corners
-        self.game = Game(variant)
-        self._index = board_index(self.game.variant)
-        self._cached: tuple[int, list[tuple[list[Action], frozenset[int]]]] | None = None
+        self.decoder = Decoder(game if game is not None else Game(variant))
+        self.game = self.decoder.game
+        self.stills = stills
         self.frames = 0
         self.settled = 0
         self.ignored = 0
+        self.still_since = 0   # frame number where the current still period began
         self._reference: Any = None
         self._last_check: Any = None
         self._dirty: set[int] = set()
@@ -147,85 +453,44 @@ class Tracker:
         self._diffs: list[float] = []
         self._start_checks = 0
         self._calm = False  # the last frame moved less than START_CALM motion thresholds
+        self._lost = 0      # settled checks in a row that changed but were not explained
+        self._quiet = 0     # frames in a row that moved less than STILL_DIFF
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
-        """Every legal move and move + reply, with the squares (a1 = 0) whose content changes;
-        computed once per position."""
-        ply = len(self.game.played)
-        if self._cached is None or self._cached[0] != ply:
-            self._cached = (ply, self._enumerate())
-        return self._cached[1]
-
-    def _enumerate(self) -> list[tuple[list[Action], frozenset[int]]]:
-        game = self.game
-        start = occupancy_of(game.state, self._index)
-        out = []
-        for a in game.legal():
-            after = game.variant.apply(game.state, a)
-            occ = occupancy_of(after, self._index)
-            out.append(([a], frozenset(i for i in range(64) if occ[i] != start[i])))
-            for b in game.variant.legal_actions(after):
-                occ2 = occupancy_of(game.variant.apply(after, b), self._index)
-                out.append(([a, b], frozenset(i for i in range(64) if occ2[i] != start[i])))
-        # Candidates the camera cannot tell apart (promotion pieces, identity-only actions)
-        # collapse to one: single moves first, then the promotion order of PROMOTION_ORDER.
-        out.sort(key=lambda c: (len(c[0]), [_promo_rank(x) for x in c[0]]))
-        seen: set[tuple[int, frozenset[int]]] = set()
-        unique = []
-        for actions, squares in out:
-            key = (len(actions), squares)
-            if key not in seen:
-                seen.add(key)
-                unique.append((actions, squares))
-        return unique
-
-    def _decode(self, change: np.ndarray[Any, Any],
-                share: float) -> tuple[list[Action], float, frozenset[int]] | None:
-        tau = max(CHANGE_FLOOR, CHANGE_SHARE * float(change.max()))
-        changed = int(np.sum(change > tau))
-        if changed == 0 or changed > MAX_CHANGED:
-            return None
-        gain = change - tau
-        total = float(gain[gain > 0].sum())
-        scored = []
-        for actions, squares in self._candidates():
-            if not squares:
-                continue
-            # Changed squares the candidate explains count for it, the others against it.
-            explained = float(sum(gain[i] for i in squares))
-            score = 2.0 * explained - total
-            if len(actions) > 1:
-                score -= PAIR_PENALTY * tau  # prefer one move when two explain the change
-            scored.append((score, actions, squares))
-        if not scored:
-            return None
-        scored.sort(key=lambda t: -t[0])
-        best_score, best, squares = scored[0]
-        runner = scored[1][0] if len(scored) > 1 else 0.0
-        if best_score <= 0 or any(change[i] <= tau for i in squares):
-            return None
-        # Every clearly changed square must be explained: otherwise a hand is still there.
-        weakest = min(float(change[i]) for i in squares)
-        limit = max(tau, share * weakest)
-        if any(change[i] > limit for i in range(64) if i not in squares):
-            return None
-        if best_score - runner < MARGIN * best_score:
-            return None
-        return best, best_score, squares
+        """Every candidate as (actions, changed squares) (for tests)."""
+        return [(list(c.actions), c.squares) for c in self.decoder.candidates()]
 
     def _new_reference(self, warped: Any, change: np.ndarray[Any, Any],
                        squares: frozenset[int]) -> Any:
         """The settled frame, except squares that changed with no move to explain it (most
         likely a hand or sleeve still over them), which keep their previous appearance."""
-        tau = max(CHANGE_FLOOR, CHANGE_SHARE * float(change.max()))
+        tau = threshold(change)
         ref = warped.copy()
+        # With stills the light may differ from frame to frame: keep only the squares of a
+        # hand forgiven at the board's edge, not every one above the noise (a square kept from
+        # a differently exposed frame would look changed for ever).
         unexplained = {i for i in range(64) if i not in squares and change[i] > tau}
+        if self.stills:
+            mask = np.zeros(64, dtype=bool)
+            mask[list(squares)] = True
+            unexplained = ({i for i in unexplained if change[i] > 2.0 * tau}
+                           if _forgiven(change, tau, mask) else set())
         for i in unexplained:
             _copy_square(ref, self._reference, i)
-        # The move's squares may still be settling (a hand straightening the piece).
-        self._dirty = unexplained | set(squares)
+        # The move's squares may still be settling (a hand straightening the piece); with
+        # stills the next frame shows the next position, so only the kept-back squares wait.
+        self._dirty = unexplained if self.stills else unexplained | set(squares)
         self._last_check = warped
         return ref
+
+    def _steady(self, warped: Any) -> bool:
+        """In a video, whether the board looks the same as at the previous check although
+        it still differs from the reference: a position to re-synchronise to, not a hand
+        passing over it."""
+        if self._lost == 0 or self._last_check is None:
+            return False
+        steady = change_map(self._last_check, warped)
+        return bool(steady.max() < threshold(steady))
 
     def _heal(self, warped: Any) -> None:
         """Adopt the new look of squares kept back by :meth:`_new_reference` once it has
@@ -234,8 +499,9 @@ class Tracker:
         if not self._dirty or last is None:
             return
         steady = change_map(last, warped)
+        tau = threshold(steady)
         for i in list(self._dirty):
-            if steady[i] < CHANGE_FLOOR:
+            if steady[i] < tau:
                 _copy_square(self._reference, warped, i)
                 self._dirty.discard(i)
 
@@ -245,56 +511,89 @@ class Tracker:
         if diff >= 1e9:  # the first frame: nothing to compare with
             return False
         self._diffs.append(diff)
-        recent = self._diffs[-NOISE_WINDOW:]
-        floor = float(np.percentile(recent, 10)) if len(recent) >= NOISE_MIN_FRAMES else 0.0
+        del self._diffs[:-NOISE_WINDOW]
+        floor = (float(np.percentile(self._diffs, 10))
+                 if len(self._diffs) >= NOISE_MIN_FRAMES else 0.0)
         self._calm = diff < START_CALM * max(STILL_DIFF, NOISE_FACTOR * floor)
         return diff < max(STILL_DIFF, NOISE_FACTOR * floor)
+
+    def _is_check(self) -> bool:
+        if self.stills:
+            return True
+        return self._still >= STILL_FRAMES and (self._still - STILL_FRAMES) % RECHECK == 0
 
     def _take_start(self, warped: Any) -> None:
         """Take the start position's picture: the first calm frame (moved less than
         START_CALM motion thresholds since the previous one) that looks like the variant's
         start (every square the start occupies scores above most of the squares it leaves
-        empty), or failing that after START_PATIENCE settled checks, the first settled frame."""
-        if self._still >= STILL_FRAMES and (self._still - STILL_FRAMES) % RECHECK == 0:
+        empty), or failing that after START_PATIENCE settled checks, the first settled frame.
+        With stills, the first frame is the start."""
+        if self.stills:
+            self._reference = warped
+            return
+        if self._is_check():
             self._start_checks += 1
         if self._start_checks > START_PATIENCE or (
-                self._calm and _looks_like(warped, occupancy_of(self.game.state, self._index))):
+                self._calm and _looks_like(warped, self.decoder.occupancy())):
             self._reference = warped
+
+    def warp(self, frame: Frame) -> Any:
+        """The frame's board, warped top-down (a8 top-left)."""
+        return warp_board(frame, self.corners)
 
     def step(self, frame: Frame) -> list[Recognised]:
         """Process one frame; return the moves it completed (usually none)."""
+        return self.step_warped(self.warp(frame))
+
+    def step_warped(self, warped: Any) -> list[Recognised]:
+        """Process one already warped frame (see :meth:`warp`)."""
         self.frames += 1
-        warped = warp_board(frame, self.corners)
-        grey = cv2.GaussianBlur(cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-        grey = grey.astype(np.float64)
-        moved = float(np.abs(grey - self._previous).mean()) if self._previous is not None else 1e9
+        grey = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, 8 * SMALL),
+                                       interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        grey = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
+        moved = (float(np.abs(grey - self._previous).mean())
+                 if self._previous is not None else 1e9)
         if self._is_still(moved):
             self._still += 1
         else:
             self._still = 0
+            self.still_since = self.frames
         self._previous = grey
+        self._quiet = self._quiet + 1 if moved < STILL_DIFF else 0
+        if self.stills and self._quiet > STILL_FRAMES:
+            # Frames that stay still (by the fixed threshold: with one frame per position the
+            # adaptive one learns the shifts as noise): a video cut into frames.
+            self.stills = False
+            self._still = STILL_FRAMES  # this frame is a check
         if self._reference is None:
             self._take_start(warped)
             return []
-        if self._still < STILL_FRAMES or (self._still - STILL_FRAMES) % RECHECK:
+        if not self._is_check():
             return []
+        return self._judge(warped)
+
+    def _judge(self, warped: Any) -> list[Recognised]:
         self.settled += 1
         change = change_map(self._reference, warped)
-        decoded = self._decode(change, UNEXPLAINED_SHARE)
-        if decoded is None:
+        tau = threshold(change)
+        if float(change.max()) < tau:
             self._heal(warped)
-            if float(change.max()) < CHANGE_FLOOR:
-                self._reference = warped  # nothing moved: follow slow lighting drift
-            else:
-                self.ignored += 1  # a hand, or a change no legal move explains
+            self._reference = warped  # nothing moved: follow slow lighting drift
+            self._lost = 0
             return []
-        actions, score, squares = decoded
-        self._reference = self._new_reference(warped, change, squares)
-        out = []
-        for a in actions:
-            played = self.game.play(a)
-            out.append(Recognised(played.text, self.frames - 1, score))
-        return out
+        decision = self.decoder.decide(change, agreement(warped),
+                                       deep=self.stills or self._steady(warped))
+        cand = decision.candidate
+        if cand is None:
+            self._heal(warped)
+            self.ignored += 1  # a hand, or a change no legal move explains
+            if decision.changed and decision.changed <= MAX_CHANGED:
+                self._lost += 1
+            return []
+        self._lost = 0
+        self._reference = self._new_reference(warped, change, cand.squares)
+        return [Recognised(text, self.frames - 1, decision.score)
+                for text in self.decoder.accept(cand)]
 
     def run(self, frames: Iterable[Frame]) -> Iterator[Recognised]:
         """Process every frame, yielding moves as they are recognised."""

@@ -1,0 +1,191 @@
+"""camera:// as a live sensor: ``gravekeeper watch`` in real time, over MJPEG, and recordings
+with one frame per settled position (generated variations of the real video)."""
+
+from __future__ import annotations
+
+import http.server
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.app.camera import parse_camera_url
+from referee.app.vision_track import Tracker
+from referee.rules.game import Game
+from tests.vision import variations as V
+from vision.geometry import parse_corners
+
+MOVES = "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7".split()
+CORNERS = "137,374,140,5,506,10,507,377"
+
+
+EXE = str(Path(sys.executable).with_name("gravekeeper"))
+
+
+def _watch(url: str, timeout: float = 120.0) -> list[str]:
+    proc = subprocess.run([EXE, "watch", url],
+                          capture_output=True, text=True, timeout=timeout, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return [line for line in proc.stdout.splitlines() if not line.startswith("#")]
+
+
+def test_camera_url_options() -> None:
+    assert parse_camera_url("camera://0") == ("camera:0", {})
+    assert parse_camera_url("camera:///a/b.avi?corners=1,2&fast=1") == (
+        "/a/b.avi", {"corners": "1,2", "fast": "1"})
+    # a stream keeps its own query
+    assert parse_camera_url("camera://http://h:8080/video?x=1") == ("http://h:8080/video?x=1", {})
+
+
+def test_watch_camera_video_real_time(data: Path) -> None:
+    """The shared video played in real time (about 17 s) through the referee's inference."""
+    url = f"camera://{data / 'videos' / 'scholarsmate.avi'}?corners={CORNERS}"
+    assert _watch(url) == MOVES
+
+
+class _Mjpeg(http.server.BaseHTTPRequestHandler):
+    frames: list[bytes] = []
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.send_response(200)
+        self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+        self.end_headers()
+        for jpg in self.frames:
+            time.sleep(0.05)  # a camera's pace: 20 frames/s, as the video was filmed
+            self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\n"
+                             + f"Content-Length: {len(jpg)}\r\n\r\n".encode() + jpg + b"\r\n")
+        self.wfile.flush()
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def test_watch_camera_mjpeg_stream(data: Path) -> None:
+    """An MJPEG stream served on loopback gives the same moves."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    _Mjpeg.frames = [cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+                     for f in frames]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Mjpeg)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        url = f"camera://http://127.0.0.1:{port}/video.mjpg?corners={CORNERS}"
+        assert _watch(url) == MOVES
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_watch_camera_bad_target() -> None:
+    proc = subprocess.run([EXE, "watch", "camera:///no/such/video.avi?fast=1"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "no such" in proc.stderr
+
+
+def _follow(images: list[Any]) -> list[str]:
+    tracker = Tracker(parse_corners(V.FULL), stills=True)
+    return [m.text for im in images for m in tracker.step(im)]
+
+
+@pytest.mark.parametrize("kind", ["plain", "dark", "jpeg", "noise", "hand"])
+def test_stills_of_real_video(data: Path, kind: str) -> None:
+    """One frame per settled position, each rectified on its own (corners off by up to 3 px),
+    hands still over the board in two of them (real), plus a perturbation."""
+    rng = np.random.default_rng(7)
+    stills = V.scholar_stills(data / "videos" / "scholarsmate.avi", rng)
+    if kind == "hand":
+        images = []
+        for im in stills:
+            images += [im, V.perturb(im, "hand", rng)]
+    elif kind != "plain":
+        images = [V.perturb(im, kind, rng) for im in stills]
+    else:
+        images = stills
+    assert _follow(images) == MOVES
+
+
+def test_stills_random_game_with_captures(data: Path) -> None:
+    """60 plies of a random legal game (captures preferred: dark pieces onto dark squares),
+    one shifted frame per position, pieced from the video's real squares."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(60, seed=3)
+    assert _follow(V.composite_game(moves, start, seed=3)) == moves
+
+
+def test_stills_missed_frames_resynchronise(data: Path) -> None:
+    """Frames dropped: two and three plies between frames are recovered as sequences."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(30, seed=5)
+    images = V.composite_game(moves, start, seed=5)
+    kept = [im for i, im in enumerate(images) if i not in (6, 12, 13)]
+    got = _follow(kept)
+    # Which of two transposed orders was played cannot be seen; the positions must agree.
+    assert len(got) == len(moves) and got[:5] == moves[:5] and got[14:] == moves[14:]
+    mine, truth = Game("standard"), Game("standard")
+    for a, b in zip(got, moves, strict=True):
+        mine.play(a)
+        truth.play(b)
+    assert mine.variant.fen(mine.state) == truth.variant.fen(truth.state)
+
+
+def _sq(name: str) -> int:
+    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+def test_dark_piece_on_dark_squares_next_to_a_large_change() -> None:
+    """A white knight move (large change) and a black bishop between two dark squares (a change
+    under a third of it) in one frame: the pair is decoded, not vetoed."""
+    from referee.app.vision_track import Decoder
+
+    game = Game("standard")
+    for m in ("e2e4", "e7e5"):
+        game.play(m)
+    rng = np.random.default_rng(0)
+    change = rng.uniform(0.0, 1.5, 64)
+    change[[_sq("g1"), _sq("f3")]] = 80.0
+    change[[_sq("f8"), _sq("c5")]] = 10.0
+    decision = Decoder(game).decide(change, np.zeros((64, 3)))
+    assert decision.candidate is not None
+    texts = [game.variant.format_action(a) for a in decision.candidate.actions]
+    assert texts == ["g1f3", "f8c5"]
+
+
+def test_hand_inside_the_board_vetoes() -> None:
+    """A move's squares changed, and so did squares in the middle of the board no move explains
+    (a hand resting there): nothing is decided."""
+    from referee.app.vision_track import Decoder
+
+    game = Game("standard")
+    change = np.zeros(64)
+    change[[_sq("e2"), _sq("e4")]] = 60.0
+    change[[_sq("c4"), _sq("c5"), _sq("d5")]] = 70.0
+    assert Decoder(game).decide(change, np.ones((64, 3))).candidate is None
+
+
+def test_auto_corners_of_a_rectified_frame(data: Path) -> None:
+    """A frame rectified to the board is its own board, found the right way round."""
+    from vision.locate import locate_board
+
+    rng = np.random.default_rng(3)
+    for still in V.scholar_stills(data / "videos" / "scholarsmate.avi", rng)[:3]:
+        found = locate_board(still)
+        assert np.abs(found - np.float32(V.FULL)).max() < 1.0
+
+
+def test_watch_camera_folder_of_stills(data: Path, tmp_path: Path) -> None:
+    """A folder with one frame per settled position, through the referee's inference: a pair
+    of moves from one frame and a capture (Qxf7#) come out as the 7 moves."""
+    rng = np.random.default_rng(11)
+    folder = V.write_folder(tmp_path / "stills",
+                            V.scholar_stills(data / "videos" / "scholarsmate.avi", rng))
+    assert _watch(f"camera://{folder}?corners=0,0,480,0,480,480,0,480&fast=1") == MOVES

@@ -1,0 +1,170 @@
+"""Generated variations of real camera data for the tracking tests.
+
+Why: the shared data holds one real game video; the recordings the referee must follow also come
+as one frame per settled position, rectified one by one (squares shift a few pixels), darker,
+recompressed, with hands over the board. These helpers make such recordings from the real video:
+
+* :func:`scholar_stills`: the settled frames of ``scholarsmate.avi``, each warped on its own with
+  corners jittered by a few pixels (one frame per position);
+* :func:`composite_game`: any game, one frame per position, pieced together from the real
+  squares of the video's start position (so textures, shadows and the board are real);
+* :func:`perturb`: darken, brighten, recompress, noise, or draw a hand and arm over the board.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee.rules.game import Game
+from vision.geometry import parse_corners
+from vision.sources import open_source
+
+SCHOLAR_CORNERS = "[[137,374],[140,5],[506,10],[507,377]]"
+#: frames of scholarsmate.avi where each position has settled (start, then after 1... e5,
+#: 2. Qh5, 2... Nc6, 3. Bc4, 3... Nf6, 4. Qxf7#): 1. e4 is never seen settled on its own.
+SCHOLAR_STILLS = (2, 66, 92, 125, 188, 213, 280)
+SCHOLAR_MOVES = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"]
+SIZE = 480
+FULL = [[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]]
+
+
+def video_frames(video: Path) -> list[Any]:
+    with open_source(str(video)) as src:
+        return list(src.frames())
+
+
+def warp_jittered(frame: Any, rng: np.random.Generator, jitter: float = 3.0) -> Any:
+    """The board of ``frame`` rectified on its own to SIZE x SIZE, corners off by +-jitter px."""
+    corners = parse_corners(SCHOLAR_CORNERS) + rng.uniform(-jitter, jitter, (4, 2))
+    dst = np.float32(FULL)
+    m = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
+    return cv2.warpPerspective(frame, m, (SIZE, SIZE), flags=cv2.INTER_AREA)
+
+
+def scholar_stills(video: Path, rng: np.random.Generator, jitter: float = 3.0) -> list[Any]:
+    frames = video_frames(video)
+    return [warp_jittered(frames[i], rng, jitter) for i in SCHOLAR_STILLS]
+
+
+def _library(start: Any) -> tuple[dict[tuple[int, str], list[Any]], dict[int, list[Any]]]:
+    """Square patches of the rectified start position: (parity, piece letter) -> patches,
+    parity -> empty patches (parity 1 = dark)."""
+    s = SIZE // 8
+    game = Game("standard")
+    rows = game.variant.fen(game.state).split()[0].split("/")
+    pieces: dict[tuple[int, str], list[Any]] = {}
+    empty: dict[int, list[Any]] = {0: [], 1: []}
+    for r, row in enumerate(rows):
+        c = 0
+        for ch in row:
+            if ch.isdigit():
+                for _ in range(int(ch)):
+                    empty[(r + c) % 2].append(start[r * s:(r + 1) * s, c * s:(c + 1) * s])
+                    c += 1
+            else:
+                pieces.setdefault(((r + c) % 2, ch), []).append(
+                    start[r * s:(r + 1) * s, c * s:(c + 1) * s])
+                c += 1
+    return pieces, empty
+
+
+def compose(fen_board: str, start: Any) -> Any:
+    """A board showing ``fen_board`` pieced from the squares of the rectified ``start`` (each
+    square keeps one look per content, as a real board does)."""
+    pieces, empty = _library(start)
+    s = SIZE // 8
+    out = np.zeros_like(start)
+    for r, row in enumerate(fen_board.split("/")):
+        c = 0
+        for ch in row:
+            if ch.isdigit():
+                for _ in range(int(ch)):
+                    if 2 <= r <= 5:  # empty in the start position: its own look
+                        patch = start[r * s:(r + 1) * s, c * s:(c + 1) * s]
+                    else:
+                        pool = empty[(r + c) % 2]
+                        patch = pool[(r * 8 + c) % len(pool)]
+                    out[r * s:(r + 1) * s, c * s:(c + 1) * s] = patch
+                    c += 1
+                continue
+            parity = (r + c) % 2
+            pool = pieces.get((parity, ch)) or pieces.get((1 - parity, ch)) or []
+            if (parity, ch) not in pieces:  # same colour, right square colour: a pawn
+                pool = pieces[(parity, "P" if ch.isupper() else "p")]
+            out[r * s:(r + 1) * s, c * s:(c + 1) * s] = pool[(r * 8 + c) % len(pool)]
+            c += 1
+    return out
+
+
+def random_game(plies: int, seed: int) -> list[str]:
+    """A random legal game of standard chess (captures preferred, so pieces of both colours
+    cross squares of both colours), as UCI-like action texts."""
+    rng = np.random.default_rng(seed)
+    game = Game("standard")
+    texts: list[str] = []
+    for _ in range(plies):
+        legal = game.legal()
+        if not legal or game.outcome.result != "*":
+            break
+        caps = [a for a in legal if game.state.board[a.to]]
+        pool = caps if caps and rng.random() < 0.5 else legal
+        texts.append(game.play(pool[rng.integers(len(pool))]).text)
+    return texts
+
+
+def composite_game(moves: list[str], start: Any, seed: int = 0,
+                   jitter: float = 3.0) -> list[Any]:
+    """One frame per position (the start, then after each move), each shifted a little as if
+    rectified on its own."""
+    rng = np.random.default_rng(seed)
+    game = Game("standard")
+    boards = [game.variant.fen(game.state).split()[0]]
+    for m in moves:
+        game.play(m)
+        boards.append(game.variant.fen(game.state).split()[0])
+    out = []
+    for fen in boards:
+        img = compose(fen, start)
+        dx, dy = rng.uniform(-jitter, jitter, 2)
+        angle = rng.uniform(-0.6, 0.6)
+        m = cv2.getRotationMatrix2D((SIZE / 2, SIZE / 2), angle, 1.0 + rng.uniform(-0.01, 0.01))
+        m[:, 2] += (dx, dy)
+        out.append(cv2.warpAffine(img, m, (SIZE, SIZE), borderMode=cv2.BORDER_REFLECT))
+    return out
+
+
+def perturb(img: Any, kind: str, rng: np.random.Generator) -> Any:
+    """``img`` darkened, brightened, JPEG-recompressed, noisy, or with a hand over it."""
+    if kind == "dark":
+        return np.clip(img.astype(np.float64) * rng.uniform(0.45, 0.6), 0, 255).astype(np.uint8)
+    if kind == "bright":
+        return np.clip(img.astype(np.float64) * 1.25 + 15, 0, 255).astype(np.uint8)
+    if kind == "exposure":  # auto-exposure: every frame a different gain
+        gain = rng.uniform(0.7, 1.3)
+        return np.clip(img.astype(np.float64) * gain, 0, 255).astype(np.uint8)
+    if kind == "jpeg":
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 35])
+        assert ok
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if kind == "noise":
+        return np.clip(img + rng.normal(0, 5, img.shape), 0, 255).astype(np.uint8)
+    if kind == "hand":
+        out = img.copy()
+        h, w = out.shape[:2]
+        x = int(rng.uniform(0.2, 0.8) * w)
+        y = int(rng.uniform(0.3, 0.7) * h)
+        cv2.line(out, (x, y), (x + int(0.3 * w), h + 40), (110, 150, 205), int(0.14 * w))
+        cv2.ellipse(out, (x, y), (int(0.08 * w), int(0.11 * h)), 30, 0, 360, (125, 165, 215), -1)
+        return out
+    raise ValueError(kind)
+
+
+def write_folder(folder: Path, images: list[Any]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, img in enumerate(images):
+        cv2.imwrite(str(folder / f"frame_{i:05d}.png"), img)
+    return folder
