@@ -6,6 +6,7 @@ state survives a position round trip; the finished game survives a record round 
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable
 from typing import Any
@@ -63,3 +64,13 @@ def play_many(variant: Variant[Any], games: int | range, check_state: Callable[[
         assert_record_round_trip(game)
         endings[game.outcome.reason] = endings.get(game.outcome.reason, 0) + 1
     return endings
+
+
+def playout_games(full: int, variable: str = "GRAVEKEEPER_PLAYOUTS") -> int:
+    """How many random games a playout test plays: ``$variable`` when set; ``full`` with
+    ``GRAVEKEEPER_LONG=1`` (the nightly run); a quarter of ``full`` otherwise, so that the whole
+    suite stays within its few minutes on two cores."""
+    given = os.environ.get(variable)
+    if given:
+        return int(given)
+    return full if os.environ.get("GRAVEKEEPER_LONG") else max(1, full // 4)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 
 import chess
@@ -12,7 +11,7 @@ from referee.rules.actions import Action
 from referee.rules.game import Game
 from referee.rules.perft import perft
 from referee.rules.variants import make_variant
-from tests.playout import assert_position_round_trip, assert_record_round_trip
+from tests.playout import assert_position_round_trip, assert_record_round_trip, playout_games
 
 VARIANT = make_variant("standard")
 
@@ -129,7 +128,7 @@ def play_and_compare(seed: int, max_plies: int = 300) -> int:
     return max_plies
 
 
-PLAYOUT_GAMES = int(os.environ.get("GRAVEKEEPER_PLAYOUTS_STANDARD", "2000"))
+PLAYOUT_GAMES = playout_games(2000, "GRAVEKEEPER_PLAYOUTS_STANDARD")
 CHUNKS = 8  # so that parallel test workers share the 2,000 games
 
 

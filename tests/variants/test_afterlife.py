@@ -8,7 +8,6 @@ cover what scenarios cannot see (hidden flags, the notation, the parser, the dra
 from __future__ import annotations
 
 import io
-import os
 import time
 
 import pytest
@@ -30,7 +29,12 @@ from referee.rules.variants.afterlife_betza import (
     parse_betza,
     resolve_piece_table,
 )
-from tests.playout import assert_position_round_trip, assert_record_round_trip, random_game
+from tests.playout import (
+    assert_position_round_trip,
+    assert_record_round_trip,
+    playout_games,
+    random_game,
+)
 
 START = "wphw/ssss/4/1mm1/4/SSSS/WHPW - ee/4/ee 5 w - - - 0 0 0 -"
 
@@ -289,7 +293,7 @@ PLAYOUT_CHUNKS = 8  # the games split into chunks that the xdist workers share
 @pytest.mark.parametrize("chunk", range(PLAYOUT_CHUNKS))
 def test_random_playouts(chunk: int) -> None:
     """Random games never raise or stall; every state and each game survive round trips."""
-    games = int(os.environ.get("GRAVEKEEPER_PLAYOUTS", "1000"))
+    games = playout_games(1000)
     seeds = range(chunk, games, PLAYOUT_CHUNKS)
     variant = make_variant("afterlife")
     started = time.process_time()
@@ -315,7 +319,7 @@ OTHER_OPTIONS = [
 @pytest.mark.slow
 @pytest.mark.parametrize("options", OTHER_OPTIONS, ids=range(len(OTHER_OPTIONS)))
 def test_random_playouts_with_other_options(options: dict[str, object]) -> None:
-    games = max(1, int(os.environ.get("GRAVEKEEPER_PLAYOUTS", "1000")) // 20)
+    games = max(1, playout_games(1000) // 20)
     variant = make_variant("afterlife", options)
     for seed in range(games):
         g = random_game(variant, seed, on_state=assert_position_round_trip)

@@ -18,7 +18,12 @@ from referee.rules.events import Captured, GameEvent, Marker, Placed, Prompt, Re
 from referee.rules.game import Game
 from referee.rules.variants import make_variant
 from referee.rules.variants.deadmans import START, DeadMans
-from tests.playout import assert_position_round_trip, assert_record_round_trip, random_game
+from tests.playout import (
+    assert_position_round_trip,
+    assert_record_round_trip,
+    playout_games,
+    random_game,
+)
 
 EMPTY = "8/8/8/8/8/8/8/8"
 
@@ -275,7 +280,7 @@ def test_play_draws_earth_and_hell_side_by_side_with_tombstones() -> None:
 
 # ---------------------------------------------------------------------------- playouts
 
-PLAYOUT_GAMES = 1000
+PLAYOUT_GAMES = playout_games(1000)
 CHUNKS = 10
 OTHER_OPTIONS: list[dict[str, Any]] = [
     {"dmc.promote_before_resurrect": False, "dmc.pawn_resurrect_first_rank": "forbid"},

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
 import time
 
 import pytest
@@ -17,7 +16,12 @@ from referee.rules.pieces import BLACK, WHITE
 from referee.rules.records import GameRecord, record_of, replay
 from referee.rules.variants import make_variant
 from referee.rules.variants.ghost import Ghost, GhostState
-from tests.playout import assert_position_round_trip, assert_record_round_trip, random_game
+from tests.playout import (
+    assert_position_round_trip,
+    assert_record_round_trip,
+    playout_games,
+    random_game,
+)
 
 QUEEN_GHOST = ["e2e4", "e7e5", "g1f3", "d8h4", "f3h4"]  # Black's queen ghost lands on i4
 
@@ -344,7 +348,7 @@ PLAYOUT_CHUNKS = 8  # the games split into chunks that the xdist workers share
 @pytest.mark.parametrize("chunk", range(PLAYOUT_CHUNKS))
 def test_random_playouts(chunk: int) -> None:
     """Random games never raise or stall; every state and each game survive round trips."""
-    games = int(os.environ.get("GRAVEKEEPER_PLAYOUTS", "1000"))
+    games = playout_games(1000)
     seeds = range(chunk, games, PLAYOUT_CHUNKS)
     variant = Ghost()
     started = time.process_time()

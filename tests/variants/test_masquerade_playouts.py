@@ -1,23 +1,22 @@
 """Masquerade Chess random playouts: never raise, never stall, round trips, and the leak walk
 of :mod:`tests.variants.test_masquerade_leaks` after every action of every game.
 
-``GRAVEKEEPER_PLAYOUTS`` sets the number of games with default options (1,000 by default); each
-other option set plays a tenth of that.
+``GRAVEKEEPER_PLAYOUTS`` sets the number of games with default options (250 by default, 1,000
+with ``GRAVEKEEPER_LONG=1``); each other option set plays a tenth of that.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
 
 from referee.rules.game import Game
 from referee.rules.variants import make_variant
-from tests.playout import assert_position_round_trip, play_many, random_game
+from tests.playout import assert_position_round_trip, play_many, playout_games, random_game
 from tests.variants.test_masquerade_leaks import check_leaks
 
-GAMES = int(os.environ.get("GRAVEKEEPER_PLAYOUTS", "1000"))
+GAMES = playout_games(1000)
 
 
 def check_state(game: Game) -> None:

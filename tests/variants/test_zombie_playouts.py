@@ -1,7 +1,8 @@
 """Zombie Chess random playouts, and the proof that no view or event leaks a secret burial.
 
-Playouts: ``GRAVEKEEPER_PLAYOUTS`` games (default 1,000) of uniformly random legal actions, to a
-finish or 300 plies; every state survives a position round trip, every game a record round trip.
+Playouts: ``GRAVEKEEPER_PLAYOUTS`` games (default 250; 1,000 with ``GRAVEKEEPER_LONG=1``) of
+uniformly random legal actions, to a finish or 300 plies; every state survives a position round
+trip, every game a record round trip.
 
 Leaks (a dedicated long run, ``GRAVEKEEPER_ZOMBIE_LEAK_GAMES`` games of 300 plies): after every
 action, for White, Black and spectators,
@@ -36,9 +37,14 @@ from referee.rules.pieces import BLACK, WHITE
 from referee.rules.variants import make_variant
 from referee.rules.variants.zombie import Zombie
 from referee.rules.variants.zombie_state import ZombieState
-from tests.playout import assert_position_round_trip, assert_record_round_trip, random_game
+from tests.playout import (
+    assert_position_round_trip,
+    assert_record_round_trip,
+    playout_games,
+    random_game,
+)
 
-PLAYOUTS = int(os.environ.get("GRAVEKEEPER_PLAYOUTS", "1000"))
+PLAYOUTS = playout_games(1000)
 LEAK_GAMES = int(os.environ.get("GRAVEKEEPER_ZOMBIE_LEAK_GAMES", "120"))
 CHUNKS = 4  # parallel test workers share the games
 VIEWERS = (WHITE, BLACK, None)
