@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--journal", help="journal file instead of the rig's")
     parser.add_argument("--leds", help="LED backend instead of the rig's (e.g. mock)")
     parser.add_argument("--display", help="display instead of the rig's (e.g. dummy)")
+    parser.add_argument("--hub", help="publish the public game to a club hub: "
+                        "mqtt://HOST:PORT[/EVENT] (docs/hub.md)")
+    parser.add_argument("--board", help="this board's id at the hub (default: the host name)")
     return parser
 
 
@@ -105,4 +108,4 @@ def run_main(argv: list[str]) -> int:
     except (RefereeError, BridgeError) as err:
         sys.stderr.write(f"gravekeeper run: {err}\n")
         return 2
-    return run_live(url, settings, rig, journal, command="run")
+    return run_live(url, settings, rig, journal, command="run", hub=args.hub, board=args.board)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from firmware_bridge.errors import BridgeError
@@ -52,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "5d3 (simple delay), 5b3 (Bronstein delay) or 5")
     parser.add_argument("--settle", type=int_in(0, 60_000), default=150,
                         help="stillness before judging, ms")
+    parser.add_argument("--hub", help="publish the public game to a club hub: "
+                        "mqtt://HOST:PORT[/EVENT] (docs/hub.md)")
+    parser.add_argument("--board", help="this board's id at the hub (default: the host name)")
     parser.add_argument("--clock-confirm", action="store_true",
                         help="recognise a move only when its player presses the clock")
     parser.add_argument("--private", default="",
@@ -80,18 +84,23 @@ def watch_main(argv: list[str]) -> int:
         print(f"gravekeeper watch: {err}", file=sys.stderr)
         return 2
     return run_live(args.url, settings, rig, args.journal, realtime=args.realtime,
-                    command="watch")
+                    hub=args.hub, board=args.board, command="watch")
 
 
 def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path: str | None,
-             *, realtime: bool = False, command: str = "watch") -> int:
+             *, realtime: bool = False, command: str = "watch", hub: str | None = None,
+             board: str | None = None) -> int:
     """Referee a game from the sensor at ``url`` until its stream ends (or Ctrl-C), printing
-    watch lines; returns the exit status. Shared by ``watch`` and ``run``."""
+    watch lines (and publishing the public game to a club ``hub``, docs/hub.md); returns the
+    exit status. Shared by ``watch`` and ``run``."""
     journal = None
+    publisher = None
     try:
         game = Game(settings.variant, settings.options, seed=settings.seed)
         if journal_path:
             journal, game = open_journal(journal_path, game)
+        if hub:
+            publisher = _hub_publisher(hub, board, game)
     except (RefereeError, BridgeError, OSError) as err:
         return fail(f"gravekeeper {command}", err)
     out = TextOutput(sys.stdout)
@@ -101,7 +110,10 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
     referee = None
     status = 0
     try:
-        with open_session(url, game, settings, rig=rig, subscribers=[out], journal=journal,
+        subscribers: list[Callable[[Update], None]] = [out]
+        if publisher is not None:
+            subscribers.append(publisher)
+        with open_session(url, game, settings, rig=rig, subscribers=subscribers, journal=journal,
                           sensor_options=options) as session:
             referee = session.referee
             referee.start()
@@ -115,9 +127,50 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
     finally:
         if journal is not None:
             journal.close()
+        if publisher is not None:
+            publisher.close()
     if referee is not None:
         summary(referee, sys.stdout)
     return status
+
+
+class _HubOutput:
+    """A subscriber that publishes the game's public picture to the club hub after updates."""
+
+    def __init__(self, url: str, board: str, game: Game) -> None:
+        import time
+
+        from referee.app.hub.board import BoardPublisher
+        from referee.app.hub.schema import parse_mqtt_url
+
+        self.game = game
+        self.game_id = f"{board}-{int(time.time())}"
+        self.publisher = BoardPublisher(parse_mqtt_url(url), board)
+        self.publisher.start()
+        self(None)
+
+    def __call__(self, update: Update | None) -> None:
+        from referee.app.hub.board import public_game
+
+        status = "correction" if update is not None and update.kind in (
+            "problem", "correction") else "playing"
+        self.publisher.publish(public_game(self.game, game_id=self.game_id, status=status))
+
+    def close(self) -> None:
+        self.publisher.stop()
+
+
+def _hub_publisher(url: str, board: str | None, game: Game) -> _HubOutput:
+    """The hub link of ``--hub``; raises RefereeError for a bad URL or board id."""
+    import socket
+
+    from referee.app.hub.schema import HubError, check_board_id
+
+    try:
+        return _HubOutput(url, check_board_id(board or socket.gethostname().split(".")[0]),
+                          game)
+    except HubError as err:
+        raise RefereeError(str(err)) from None
 
 
 def summary(referee: Referee, out: TextIO) -> None:

@@ -148,3 +148,18 @@ def test_bad_hub_urls_get_one_line_and_exit_2(tmp_path: Path) -> None:
                               capture_output=True, text=True, timeout=20)
         assert done.returncode == 2, (url, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_watch_publishes_to_the_hub(broker: Broker, hub: HubProcess) -> None:
+    import subprocess
+
+    from tests.hub.mqtt import GRAVEKEEPER
+
+    events = Path(__file__).resolve().parents[1] / "events" / "standard"
+    events = events / "opening-with-mess.events"
+    done = subprocess.run([GRAVEKEEPER, "watch", f"replay://{events}", "--hub", broker.url,
+                           "--board", "w1"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    printed = [line for line in done.stdout.splitlines() if not line.startswith("#")]
+    assert printed
+    wait_for(lambda: _hub_moves(hub, "w1") == printed, 20, "watch's moves on the hub")
