@@ -80,7 +80,9 @@ class MqttClient(Protocol):
 
 
 def paho_client(url: MqttUrl, client_id: str) -> Any:
-    """A paho MQTT client for ``url`` (TLS and credentials when the URL says so)."""
+    """A paho MQTT client for ``url`` (TLS and credentials when the URL says so), with a
+    persistent session: the broker keeps its subscriptions and QoS 1 messages across a
+    reconnect (boards and the hub alike)."""
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 

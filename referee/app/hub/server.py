@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from referee.app.hub import event as ev
+from referee.app.hub.board import paho_client
 from referee.app.hub.pgn import public_pgn
 from referee.app.hub.schema import (
     HubError,
@@ -44,25 +45,11 @@ STATUSES: Final = ("online", "offline")
 COMMANDS: Final = ("pause", "resume", "takeback", "adjudicate", "add_time", "confirm_board")
 
 
-def paho_subscriber(url: MqttUrl, client_id: str) -> Any:
-    import paho.mqtt.client as mqtt
-    from paho.mqtt.enums import CallbackAPIVersion
-
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                         clean_session=False)
-    if url.username:
-        client.username_pw_set(url.username, url.password)
-    if url.tls:
-        client.tls_set()
-    client.reconnect_delay_set(min_delay=1, max_delay=5)
-    return client
-
-
 class Hub:
     """The MQTT side: subscribes to the event and keeps the store up to date."""
 
     def __init__(self, url: MqttUrl, store: Store, *,
-                 client_factory: Callable[[MqttUrl, str], Any] = paho_subscriber) -> None:
+                 client_factory: Callable[[MqttUrl, str], Any] = paho_client) -> None:
         self.url = url
         self.store = store
         self._factory = client_factory
