@@ -149,8 +149,14 @@ class BoardPublisher:
                     self._send("status", {"board": self.board, "status": "online",
                                           "t": self._clock()}, retain=True)
 
-    def stop(self) -> None:
-        """Say "offline" (retained) and disconnect."""
+    def stop(self, drain: float = 5.0) -> None:
+        """Send what the broker has not confirmed yet (waiting up to ``drain`` seconds, for a
+        board that stops right after its last move), then say "offline" (retained) and
+        disconnect."""
+        deadline = time.monotonic() + drain
+        while time.monotonic() < deadline and (not self._connected or self.pending):
+            if self._stopping.wait(0.05):
+                break
         self._stopping.set()
         with self._lock:
             client, self._client = self._client, None
