@@ -1,10 +1,12 @@
 """The hub's dashboard, board page and arbiter page in real headless Chromium (Debian's, driven
 by Playwright): boards appear live, a click opens the board, the arbiter sees join codes that
-no public page ever receives. Screenshots go to docs/hub/."""
+no public page ever receives. The pictures in docs/hub/ are taken again with
+GRAVEKEEPER_SCREENSHOTS=1 (as serve's)."""
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +18,7 @@ from tests.hub.mqtt import Broker, HubProcess, RandomBoard, wait_for
 from tests.serve.harness import CHROMIUM, chromium
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hub"
+SHOTS = os.environ.get("GRAVEKEEPER_SCREENSHOTS") == "1"
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium missing")
 
@@ -56,10 +59,11 @@ def test_dashboard_board_and_arbiter_pages(tmp_path: Path, browser: Any) -> None
         last = page.locator("#board-table2 .last").get_attribute("data-last")
         assert last == boards[1].public_moves()[-1]
         assert page.locator("#board-table1 text.piece").count() > 20
-        DOCS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(DOCS / "dashboard-desktop.png"))
+        if SHOTS:
+            page.screenshot(path=str(DOCS / "dashboard-desktop.png"))
         page.set_viewport_size({"width": 390, "height": 844})
-        page.screenshot(path=str(DOCS / "dashboard-phone.png"))
+        if SHOTS:
+            page.screenshot(path=str(DOCS / "dashboard-phone.png"))
 
         page.set_viewport_size({"width": 1280, "height": 800})
         page.click("#board-table2")
@@ -67,7 +71,8 @@ def test_dashboard_board_and_arbiter_pages(tmp_path: Path, browser: Any) -> None
         page.wait_for_function("document.getElementById('moves').textContent.length > 0")
         text = page.inner_text("#moves")
         assert boards[1].public_moves()[0] in text
-        page.screenshot(path=str(DOCS / "board.png"))
+        if SHOTS:
+            page.screenshot(path=str(DOCS / "board.png"))
         assert not [r for r in received if "SECRET-TOKEN" in r]   # join codes stay private
 
         arbiter = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -82,7 +87,8 @@ def test_dashboard_board_and_arbiter_pages(tmp_path: Path, browser: Any) -> None
         arbiter.click("#pair button")
         arbiter.wait_for_selector("#rounds select[data-table='1']")
         arbiter.wait_for_load_state("networkidle")
-        arbiter.screenshot(path=str(DOCS / "arbiter.png"))
+        if SHOTS:
+            arbiter.screenshot(path=str(DOCS / "arbiter.png"))
         forbidden = browser.new_page()
         response = forbidden.goto(hub.base + "/arbiter/not-the-token")
         assert response is not None and response.status == 403
