@@ -227,8 +227,8 @@ class ChessRules:
 
     # ----------------------------------------------------------------------------- attacks
 
-    def attacked(self, board: list[int], sq: int, by: int) -> bool:
-        """Whether any chess piece of colour ``by`` attacks ``sq`` (blocking as on ``board``)."""
+    def _leaper_attacks(self, board: list[int], sq: int, by: int) -> bool:
+        """Whether a knight, king or pawn of colour ``by`` attacks ``sq``."""
         shift = by << 4
         knight = KNIGHT | shift
         for t in self.knight[sq]:
@@ -242,6 +242,13 @@ class ChessRules:
         for t in self.pawn_from[by][sq]:
             if board[t] == pawn:
                 return True
+        return False
+
+    def attacked(self, board: list[int], sq: int, by: int) -> bool:
+        """Whether any chess piece of colour ``by`` attacks ``sq`` (blocking as on ``board``)."""
+        if self._leaper_attacks(board, sq, by):
+            return True
+        shift = by << 4
         queen = QUEEN | shift
         rook = ROOK | shift
         for ray in self._orth_rays[sq]:
@@ -271,19 +278,8 @@ class ChessRules:
     def _attacked_fast(self, board: list[int], sq: int, by: int,
                        sliders: list[tuple[int, int]]) -> bool:
         """:meth:`attacked`, given ``sliders`` = :meth:`_sliders` of ``by`` on this board."""
-        shift = by << 4
-        knight = KNIGHT | shift
-        for t in self.knight[sq]:
-            if board[t] == knight:
-                return True
-        king = KING | shift
-        for t in self.king[sq]:
-            if board[t] == king:
-                return True
-        pawn = PAWN | shift
-        for t in self.pawn_from[by][sq]:
-            if board[t] == pawn:
-                return True
+        if self._leaper_attacks(board, sq, by):
+            return True
         assert self._lines is not None
         line = self._lines[sq]
         for s, kind in sliders:
