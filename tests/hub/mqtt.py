@@ -1,8 +1,11 @@
-"""Real processes for the hub tests: a mosquitto broker on a loopback port, the hub command, a
-cuttable TCP proxy (a board's network going away), and boards that play random games."""
+"""Real processes for the hub tests: a mosquitto broker on a loopback port (plain, or TLS with
+passwords), the hub command, a cuttable TCP proxy (a board's network going away), and boards
+that play random games."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import random
 import shutil
@@ -23,6 +26,7 @@ from referee.app.hub.schema import parse_mqtt_url
 from referee.rules.game import Game
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
 GRAVEKEEPER = str(Path(__file__).resolve().parents[2] / ".venv" / "bin" / "gravekeeper")
 
 
@@ -42,18 +46,95 @@ def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
-class Broker:
-    """mosquitto on 127.0.0.1:port with persistence in ``folder``; restartable."""
+def write_password_file(path: Path, users: dict[str, str]) -> None:
+    """mosquitto's password file: hashed by ``mosquitto_passwd -U`` when it is there, else
+    written in its ``sha512`` form (``$6$`` base64 salt ``$`` base64 SHA-512 of password+salt)."""
+    if os.path.exists(MOSQUITTO_PASSWD):
+        path.write_text("".join(f"{name}:{password}\n" for name, password in users.items()))
+        subprocess.run([MOSQUITTO_PASSWD, "-U", str(path)], check=True)
+        return
+    lines = []
+    for name, password in users.items():
+        salt = os.urandom(12)
+        digest = hashlib.sha512(password.encode() + salt).digest()
+        lines.append(f"{name}:$6${base64.b64encode(salt).decode()}$"
+                     f"{base64.b64encode(digest).decode()}\n")
+    path.write_text("".join(lines))
 
-    def __init__(self, folder: Path) -> None:
+
+class Certificates:
+    """A test CA and a server certificate it signed for 127.0.0.1 (PEM files in ``folder``)."""
+
+    def __init__(self, folder: Path, name: str = "Gravekeeper test CA") -> None:
+        import datetime
+        import ipaddress
+
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import NameOID
+
+        folder.mkdir(parents=True, exist_ok=True)
+        now = datetime.datetime.now(datetime.UTC)
+        ca_key = ec.generate_private_key(ec.SECP256R1())
+        ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+        ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name)
+              .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
+              .not_valid_before(now - datetime.timedelta(days=1))
+              .not_valid_after(now + datetime.timedelta(days=30))
+              .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+              .add_extension(x509.KeyUsage(True, False, False, False, False, True, True, False,
+                                           False), critical=True)
+              .sign(ca_key, hashes.SHA256()))
+        key = ec.generate_private_key(ec.SECP256R1())
+        cert = (x509.CertificateBuilder()
+                .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")]))
+                .issuer_name(ca_name).public_key(key.public_key())
+                .serial_number(x509.random_serial_number())
+                .not_valid_before(now - datetime.timedelta(days=1))
+                .not_valid_after(now + datetime.timedelta(days=30))
+                .add_extension(x509.SubjectAlternativeName(
+                    [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+                .sign(ca_key, hashes.SHA256()))
+        self.ca = folder / "ca.pem"
+        self.cert = folder / "server.pem"
+        self.key = folder / "server.key"
+        self.ca.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+        self.cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        self.key.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                               serialization.PrivateFormat.PKCS8,
+                                               serialization.NoEncryption()))
+
+
+class Broker:
+    """mosquitto on 127.0.0.1:port with persistence in ``folder``; restartable. With
+    ``certificates`` its one listener is TLS; with ``users`` (name -> password) it admits only
+    them (a password file made by ``mosquitto_passwd``)."""
+
+    def __init__(self, folder: Path, certificates: Certificates | None = None,
+                 users: dict[str, str] | None = None) -> None:
         if not os.path.exists(MOSQUITTO):
             pytest.skip("mosquitto is not installed (scripts/setup installs it)")
         self.port = free_port()
         self.folder = folder
         self.conf = folder / "mosquitto.conf"
-        self.conf.write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
-            f"persistence_location {folder}/\nautosave_interval 1\nmax_queued_messages 100000\n")
+        self.log = folder / "mosquitto.log"
+        self.tls = certificates is not None
+        lines = [f"listener {self.port} 127.0.0.1", "persistence true",
+                 f"persistence_location {folder}/", "autosave_interval 1",
+                 "max_queued_messages 100000", f"log_dest file {self.log}"]
+        if os.geteuid() == 0:   # as root mosquitto would become user "mosquitto", who
+            lines.append("user root")  # cannot write its database in the test's folder
+        if certificates is not None:
+            lines += [f"cafile {certificates.ca}", f"certfile {certificates.cert}",
+                      f"keyfile {certificates.key}"]
+        if users:
+            passwords = folder / "passwords"
+            write_password_file(passwords, users)
+            lines += ["allow_anonymous false", f"password_file {passwords}"]
+        else:
+            lines.append("allow_anonymous true")
+        self.conf.write_text("\n".join(lines) + "\n")
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -76,7 +157,12 @@ class Broker:
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}/test"
+        return f"mqtt{'s' if self.tls else ''}://127.0.0.1:{self.port}/test"
+
+    def url_for(self, user: str, password: str, ca: Path | None = None) -> str:
+        """The URL with credentials (and the CA certificate to trust, for TLS)."""
+        return (f"mqtt{'s' if self.tls else ''}://{user}:{password}@127.0.0.1:{self.port}/test"
+                + (f"?ca={ca}" if ca is not None else ""))
 
 
 class Proxy:

@@ -11,16 +11,23 @@ refereeing, and when the network returns every action the broker never confirmed
 again, in order, followed by the retained state (which lists every move, so even a broker that
 lost its queue loses nothing). The hub de-duplicates by (board, game, n). Nothing connects
 until :meth:`BoardPublisher.start`.
+
+Why stopping waits only briefly: the game is already in the board's own store (``serve``) or
+journal, and a new publisher sends every action of its game from the first, so whatever the
+broker had not confirmed when the board stopped goes on its next start. Waiting longer for a
+broker that is away would only delay the stop.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from referee.app.hub.connection import LinkState, paho_client, refusal
 from referee.app.hub.schema import MqttUrl, check_board_id, encode
 from referee.rules.game import ADJUDICATE, Game
 from referee.rules.pieces import COLOUR_NAMES
@@ -79,31 +86,17 @@ class MqttClient(Protocol):
     def publish(self, topic: str, payload: bytes, qos: int, retain: bool) -> Any: ...
 
 
-def paho_client(url: MqttUrl, client_id: str) -> Any:
-    """A paho MQTT client for ``url`` (TLS and credentials when the URL says so), with a
-    persistent session: the broker keeps its subscriptions and QoS 1 messages across a
-    reconnect (boards and the hub alike)."""
-    import paho.mqtt.client as mqtt
-    from paho.mqtt.enums import CallbackAPIVersion
-
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                         clean_session=False)
-    if url.username:
-        client.username_pw_set(url.username, url.password)
-    if url.tls:
-        client.tls_set()
-    client.reconnect_delay_set(min_delay=1, max_delay=5)
-    client.max_inflight_messages_set(100)
-    return client
-
-
 class BoardPublisher:
     """Publishes one board's public game (see the module docstring). Thread-safe."""
 
     def __init__(self, url: MqttUrl, board: str, *,
                  client_factory: Callable[[MqttUrl, str], Any] = paho_client,
-                 clock: Callable[[], float] = time.time, heartbeat: float = 10.0) -> None:
+                 clock: Callable[[], float] = time.time, heartbeat: float = 10.0,
+                 say: Callable[[str], None] | None = None) -> None:
         self.url = url
+        self.link = LinkState(lambda problem: (say or _stderr)(
+            f"hub {url.safe()}: {problem}; the board goes on refereeing and retrying, and "
+            "sends what the hub missed when the broker answers"), tls=url.tls)
         self.heartbeat = heartbeat
         self._stopping = threading.Event()
         self.board = check_board_id(board)
@@ -131,6 +124,7 @@ class BoardPublisher:
         client.will_set(self._topic("status"), encode({"board": self.board,
                                                       "status": "offline"}), 1, True)
         client.on_connect = self._on_connect
+        client.on_connect_fail = self.link.on_connect_fail
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
         client.on_message = self._on_message
@@ -149,13 +143,15 @@ class BoardPublisher:
                     self._send("status", {"board": self.board, "status": "online",
                                           "t": self._clock()}, retain=True)
 
-    def stop(self, drain: float = 5.0) -> None:
-        """Send what the broker has not confirmed yet (waiting up to ``drain`` seconds, for a
-        board that stops right after its last move), then say "offline" (retained) and
-        disconnect."""
+    def stop(self, drain: float = 2.0) -> None:
+        """Give the broker up to ``drain`` seconds to confirm what it has not confirmed yet
+        (only while it is connected, or still answering the first attempt: a board stopping
+        right after its last move), then say "offline" (retained) and disconnect. Anything
+        still unconfirmed goes on the next start (see the module docstring)."""
         deadline = time.monotonic() + drain
-        while time.monotonic() < deadline and (not self._connected or self.pending):
-            if self._stopping.wait(0.05):
+        while self._client is not None and time.monotonic() < deadline and (
+                not self.link.settled or (self._connected and self.pending)):
+            if self._stopping.wait(0.02):
                 break
         self._stopping.set()
         with self._lock:
@@ -166,7 +162,7 @@ class BoardPublisher:
             info = client.publish(self._topic("status"), encode(
                 {"board": self.board, "status": "offline", "t": self._clock()}), 1, True)
             if self._connected and hasattr(info, "wait_for_publish"):
-                info.wait_for_publish(2.0)
+                info.wait_for_publish(max(deadline - time.monotonic(), 0.5))
         except (RuntimeError, ValueError, OSError):
             pass
         client.disconnect()
@@ -243,7 +239,9 @@ class BoardPublisher:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                     properties: Any = None) -> None:
         if getattr(reason, "is_failure", False):
+            self.link.failed(refusal(reason))
             return
+        self.link.ok()
         with self._lock:
             self._take_acks()
             self._connected = True
@@ -262,6 +260,8 @@ class BoardPublisher:
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                        properties: Any = None) -> None:
         self._connected = False
+        if not self._stopping.is_set():
+            self.link.on_disconnect(reason)
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any = None,
                     properties: Any = None) -> None:
@@ -296,3 +296,8 @@ def _common_prefix(a: list[str], b: list[str]) -> int:
             break
         n += 1
     return n
+
+
+def _stderr(line: str) -> None:
+    sys.stderr.write(f"gravekeeper: {line}\n")
+    sys.stderr.flush()

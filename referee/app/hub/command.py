@@ -1,6 +1,8 @@
 """``gravekeeper hub --mqtt mqtt://HOST:PORT[/EVENT] [--data DIR] [--host H] [--port N] [--http]``.
 
 Prints ``dashboard: URL`` and ``arbiter: URL``, then serves until stopped (SIGINT/SIGTERM).
+A broker that refuses the URL's user name or password, or whose TLS certificate the CA does
+not vouch for, ends it at start with one line and exit status 2.
 """
 
 from __future__ import annotations
@@ -8,11 +10,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Final
 
 from referee.app.hub.schema import HubError, MqttUrl, parse_mqtt_url
 from referee.app.hub.server import Hub, arbiter_token, build_app
 from referee.app.hub.store import Store
 from referee.app.listen import ListenError, bind_socket, ensure_certificate, public_host
+
+#: How long the hub waits for the broker's first answer before serving anyway (seconds): a
+#: refused password or an untrusted certificate comes back at once and ends the hub (exit 2); a
+#: broker that is merely away is retried while the hub serves what it has.
+FIRST_ANSWER: Final = 10.0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,6 +70,15 @@ def _serve(args: argparse.Namespace, url: MqttUrl, store: Store, token: str, dat
                             ssl_certfile=cert, ssl_keyfile=key)
     server = uvicorn.Server(config)
     hub.start()
+    problem = hub.link.first_outcome(FIRST_ANSWER)
+    if problem is not None and problem.fatal:   # a setting: retrying cannot help
+        hub.stop()
+        sock.close()
+        print(f"gravekeeper hub: {url.safe()}: {problem.text}", file=sys.stderr)
+        return 2
+    hub.link.speak(lambda text: print(
+        f"gravekeeper hub: {url.safe()}: {text}; the hub serves what it has and keeps retrying",
+        file=sys.stderr, flush=True))
     print(f"dashboard: {base}/", flush=True)
     print(f"arbiter: {base}/arbiter/{token}", flush=True)
     try:

@@ -21,12 +21,14 @@ Every message is a JSON object with ``"v": 1``; :func:`decode` refuses anything 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
+import ssl
 from dataclasses import dataclass
 from typing import Any, Final
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 VERSION: Final = 1
 ROOT: Final = "gravekeeper/v1"
@@ -41,14 +43,17 @@ class HubError(Exception):
 
 @dataclass(frozen=True)
 class MqttUrl:
-    """``mqtt://[USER[:PASSWORD]@]HOST[:PORT][/EVENT]`` (``mqtts://`` for TLS, port 8883)."""
+    """``mqtt://[USER[:PASSWORD]@]HOST[:PORT][/EVENT]`` (``mqtts://`` for TLS, port 8883;
+    ``mqtts://...?ca=PATH`` checks the broker's certificate against that CA certificate instead
+    of the system's)."""
 
     host: str
     port: int
     event: str
     tls: bool = False
     username: str | None = None
-    password: str | None = None
+    password: str | None = dataclasses.field(default=None, repr=False)  # never in a log
+    ca: str | None = None
 
     @property
     def prefix(self) -> str:
@@ -66,26 +71,52 @@ class MqttUrl:
         return f"{scheme}://{user}{self.host}:{self.port}/{self.event}"
 
 
+def _hidden(url: str) -> str:
+    """``url`` as an error may show it: any password replaced by ``***``."""
+    return repr(re.sub(r"(://[^/?#@:]*):[^/?#@]*@", r"\1:***@", url))
+
+
 def parse_mqtt_url(url: str) -> MqttUrl:
-    """Parse a hub URL; raises HubError naming what is wrong."""
+    """Parse a hub URL; raises HubError naming what is wrong (never showing a password)."""
+    shown = _hidden(url)
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise HubError(f"{url!r}: not a hub URL ({exc})") from None
+        raise HubError(f"{shown}: not a hub URL ({str(exc).split(':')[0]})") from None
     if parts.scheme not in ("mqtt", "mqtts"):
-        raise HubError(f"{url!r}: a hub URL starts with mqtt:// or mqtts://")
+        raise HubError(f"{shown}: a hub URL starts with mqtt:// or mqtts://")
     if not parts.hostname:
-        raise HubError(f"{url!r}: no broker host (e.g. mqtt://127.0.0.1:1883/club)")
-    if parts.query or parts.fragment:
-        raise HubError(f"{url!r}: a hub URL takes no ?query or #fragment")
+        raise HubError(f"{shown}: no broker host (e.g. mqtt://127.0.0.1:1883/club)")
+    if parts.fragment:
+        raise HubError(f"{shown}: a hub URL takes no #fragment")
+    tls = parts.scheme == "mqtts"
+    ca = _ca(shown, parts.query, tls)
     event = parts.path.strip("/") or "club"
     if not _NAME.match(event):
-        raise HubError(f"{url!r}: event name {event!r} must be 1-64 letters, digits, - or _")
-    tls = parts.scheme == "mqtts"
+        raise HubError(f"{shown}: event name {event!r} must be 1-64 letters, digits, - or _")
     return MqttUrl(parts.hostname, port if port is not None else (8883 if tls else 1883), event,
                    tls, unquote(parts.username) if parts.username else None,
-                   unquote(parts.password) if parts.password else None)
+                   unquote(parts.password) if parts.password else None, ca)
+
+
+def _ca(shown: str, query: str, tls: bool) -> str | None:
+    """The CA certificate file of ``?ca=PATH`` (checked now, so a typo fails at start)."""
+    if not query:
+        return None
+    pairs = parse_qsl(query, keep_blank_values=True)
+    if [name for name, _ in pairs] != ["ca"]:
+        raise HubError(f"{shown}: the only query a hub URL takes is ?ca=PATH (mqtts:// only)")
+    if not tls:
+        raise HubError(f"{shown}: ?ca=PATH needs TLS: use mqtts://")
+    path = pairs[0][1]
+    try:
+        ssl.create_default_context(cafile=path)
+    except (OSError, ssl.SSLError) as exc:
+        why = ("not a PEM certificate" if isinstance(exc, ssl.SSLError)
+               else exc.strerror or str(exc))
+        raise HubError(f"{shown}: CA certificate {path!r}: {why}") from None
+    return path
 
 
 def check_board_id(board: str) -> str:

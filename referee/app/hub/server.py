@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from referee.app.hub import event as ev
-from referee.app.hub.board import paho_client
+from referee.app.hub.connection import LinkState, paho_client, refusal
 from referee.app.hub.pgn import public_pgn
 from referee.app.hub.schema import (
     HubError,
@@ -57,12 +57,15 @@ class Hub:
         self.on_change: Callable[[dict[str, Any]], object] | None = None
         self.rejected = 0
         self.connected = threading.Event()
+        #: the connection's problems; quiet until the command has seen the first attempt
+        self.link = LinkState(tls=url.tls)
 
     def start(self) -> None:
         client = self._factory(self.url, f"gravekeeper-hub-{self.url.event}")
         client.on_connect = self._on_connect
+        client.on_connect_fail = self.link.on_connect_fail
         client.on_message = self._on_message
-        client.on_disconnect = lambda *args: self.connected.clear()
+        client.on_disconnect = self._on_disconnect
         self._client = client
         client.connect_async(self.url.host, self.url.port, 15)
         client.loop_start()
@@ -82,9 +85,17 @@ class Hub:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any,
                     properties: Any = None) -> None:
         if getattr(reason, "is_failure", False):
+            self.link.failed(refusal(reason))
             return
         client.subscribe(f"{self.url.prefix}/boards/+/+", 1)
+        self.link.ok()
         self.connected.set()
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any,
+                       properties: Any = None) -> None:
+        self.connected.clear()
+        if self._client is not None:
+            self.link.on_disconnect(reason)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         where = split_topic(self.url.prefix, message.topic)

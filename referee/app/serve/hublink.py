@@ -9,6 +9,7 @@ leave the board: the hub is a spectator.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, Final
 
 from referee.app.hub.board import BoardPublisher, public_game
@@ -28,7 +29,7 @@ class HubLink:
     """Publishes one ``serve``'s game to the hub (see the module docstring)."""
 
     def __init__(self, url: str, board: str, urls: dict[str, str]) -> None:
-        self.publisher = BoardPublisher(parse_mqtt_url(url), board)
+        self.publisher = BoardPublisher(parse_mqtt_url(url), board, say=_say)
         self.urls = urls
         self.live: LiveGame | None = None
 
@@ -64,3 +65,9 @@ class HubLink:
 
     def close(self) -> None:
         self.publisher.stop()
+
+
+def _say(line: str) -> None:
+    """A hub connection problem, once per outage, on serve's stderr."""
+    sys.stderr.write(f"gravekeeper serve: {line}\n")
+    sys.stderr.flush()

@@ -1,0 +1,79 @@
+"""The hub and a ``serve`` board over TLS with passwords, against a real mosquitto whose TLS
+listener has a certificate from a CA the test makes: the boards' actions reach the hub through
+``mqtts://USER:PASSWORD@127.0.0.1:PORT/EVENT?ca=CA.pem``; a wrong password or a certificate the
+CA does not vouch for ends the hub at start with one line and exit status 2; a board with a
+wrong password goes on refereeing, retries, and says so once. No password is ever printed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import urllib.request
+from pathlib import Path
+
+from tests.hub.mqtt import GRAVEKEEPER, Broker, Certificates, HubProcess, wait_for
+from tests.serve.harness import STDERR, serving
+
+OPENING = ("e2e4", "e7e5", "g1f3", "b8c6")
+PASSWORDS = {"hub": "hub-secret-1", "board0": "board-secret-2", "board1": "board-secret-3"}
+
+
+def _moves(url: str) -> list[str]:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return list(json.loads(response.read())["moves"])
+
+
+def _refused_hub(url: str, data: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([GRAVEKEEPER, "hub", "--mqtt", url, "--data", str(data), "--http",
+                           "--host", "127.0.0.1", "--port", "0"],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_tls_with_passwords_and_one_line_for_a_wrong_one(tmp_path: Path) -> None:
+    certs = Certificates(tmp_path / "certs")
+    rogue = Certificates(tmp_path / "rogue", "Some other CA")
+    (tmp_path / "broker").mkdir()
+    broker = Broker(tmp_path / "broker", certs, PASSWORDS)
+    broker.start()
+    hub = HubProcess(broker.url_for("hub", PASSWORDS["hub"], certs.ca), tmp_path / "hub")
+    hub.start()
+    try:
+        for url, why in ((broker.url_for("hub", "not-the-password", certs.ca),
+                          "refused the user name or password"),
+                         (broker.url_for("hub", PASSWORDS["hub"]),            # system CAs
+                          "TLS certificate is not trusted"),
+                         (broker.url_for("hub", PASSWORDS["hub"], rogue.ca),  # the wrong CA
+                          "TLS certificate is not trusted")):
+            done = _refused_hub(url, tmp_path / "refused")
+            assert done.returncode == 2, done.stderr
+            assert done.stdout == ""
+            lines = done.stderr.strip().splitlines()
+            assert len(lines) == 1 and why in lines[0], done.stderr
+            assert "secret" not in done.stderr and "not-the-password" not in done.stderr
+
+        refused = broker.log.read_text().count("not authorised")
+        with serving("standard", tmp_path / "good", "--board", "board0", "--hub",
+                     broker.url_for("board0", PASSWORDS["board0"], certs.ca)) as good, \
+             serving("zombie", tmp_path / "bad", "--board", "board1", "--hub",
+                     broker.url_for("board1", "wrong-password", certs.ca)) as bad:
+            for move in OPENING:
+                good.play(move)
+                bad.play(move)       # the board whose password is wrong goes on refereeing
+            wait_for(lambda: _moves(f"{hub.base}/api/boards/board0/game") == list(OPENING),
+                     20, "the TLS board's moves on the hub")
+            assert _moves(bad.base + "/api/game") == list(OPENING)
+            # it retries (paho's back-off: 1, 2, 4 s) and says so once, not once per attempt
+            wait_for(lambda: broker.log.read_text().count("not authorised") >= refused + 3,
+                     20, "three refused attempts")
+            said = [line for line in STDERR[bad.proc.pid] if "hub" in line]
+            assert len(said) == 1, said
+            assert "refused the user name or password" in said[0]
+            assert "goes on refereeing and retrying" in said[0]
+            assert not [line for line in STDERR[good.proc.pid] if "hub" in line]
+            listed = [row["board"] for row in json.loads(hub.get("/api/boards"))]
+            assert listed == ["board0"]
+            logs = "".join(STDERR[good.proc.pid] + STDERR[bad.proc.pid])
+            assert not [p for p in (*PASSWORDS.values(), "wrong-password") if p in logs]
+    finally:
+        hub.stop()
+        broker.stop()
