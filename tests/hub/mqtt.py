@@ -241,6 +241,7 @@ class HubProcess:
         self.proc: subprocess.Popen[str] | None = None
         self.base = ""
         self.arbiter = ""
+        self.stderr_lines: list[str] | None = None
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
@@ -271,12 +272,15 @@ class HubProcess:
             self.proc = None
 
     def stop(self) -> None:
+        """SIGTERM; keeps what it said on stderr in ``stderr_lines``."""
         if self.proc is not None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(10)
+                _, err = self.proc.communicate(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                _, err = self.proc.communicate()
+            self.stderr_lines = err.splitlines()
             self.proc = None
 
 

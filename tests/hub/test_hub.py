@@ -135,3 +135,23 @@ def test_watch_publishes_to_the_hub(broker: Broker, hub: HubProcess) -> None:
     printed = [line for line in done.stdout.splitlines() if not line.startswith("#")]
     assert printed
     wait_for(lambda: _hub_moves(hub, "w1") == printed, 20, "watch's moves on the hub")
+
+
+def test_a_hub_started_before_its_broker_says_so_once_and_catches_up(tmp_path: Path) -> None:
+    broker = Broker(tmp_path)               # not started yet
+    hub = HubProcess(broker.url, tmp_path / "hub")
+    hub.start()                             # serves at once: the broker is only away
+    board = RandomBoard("late", "zombie", broker.url, 8)
+    try:
+        assert json.loads(hub.get("/api/boards")) == []
+        time.sleep(2.5)                     # a few of its retries (1, 2 s apart)
+        broker.start()
+        board.start()
+        _play([board], 10)
+        wait_for(lambda: _caught_up(hub, [board]), 20, "the hub to catch up")
+    finally:
+        board.publisher.stop()
+        hub.stop()
+        broker.stop()
+    assert hub.stderr_lines is not None
+    assert len(hub.stderr_lines) == 1 and "refuses connections" in hub.stderr_lines[0]
