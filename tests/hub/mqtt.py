@@ -15,7 +15,9 @@ import subprocess
 import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,7 @@ import pytest
 from referee.app.hub.board import BoardPublisher, public_game
 from referee.app.hub.schema import parse_mqtt_url
 from referee.rules.game import Game
+from tests.serve.harness import Served, serving
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
@@ -313,3 +316,22 @@ class RandomBoard:
 
     def public_moves(self) -> list[str]:
         return list(public_game(self.game, game_id=self.game_id)["moves"])
+
+
+@contextmanager
+def serve_boards(folder: Path, specs: dict[str, tuple[str, str]]) -> Iterator[dict[str, Served]]:
+    """``serve`` on a simulated board for each board id -> (variant, hub URL), started
+    together (each start is a few seconds of imports)."""
+    with ExitStack() as stack:
+        contexts: dict[str, AbstractContextManager[Served]] = {
+            board: serving(variant, folder / board, "--hub", url, "--board", board)
+            for board, (variant, url) in specs.items()}
+
+        def enter(board: str) -> Served:
+            served = contexts[board].__enter__()
+            stack.push(contexts[board])
+            return served
+
+        with ThreadPoolExecutor(len(specs)) as pool:
+            started = dict(zip(specs, pool.map(enter, specs), strict=True))
+        yield started

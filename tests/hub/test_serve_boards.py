@@ -18,14 +18,11 @@ import json
 import sqlite3
 import time
 import urllib.request
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from tests.hub.mqtt import Broker, HubProcess, Proxy, wait_for
-from tests.serve.harness import STDERR, Served, restart, serving, stop
+from tests.hub.mqtt import Broker, HubProcess, Proxy, serve_boards, wait_for
+from tests.serve.harness import STDERR, Served, restart, stop
 
 OPENING = ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5")
 #: quiet moves (no capture, no check, no choice) legal in standard, Dead Man's and Ghost chess
@@ -40,25 +37,6 @@ def _moves(url: str) -> list[str]:
         return list(json.loads(response.read())["moves"])
 
 
-@contextmanager
-def _boards(tmp_path: Path, specs: dict[str, tuple[str, str]]) -> Iterator[dict[str, Served]]:
-    """``serve`` on a simulated board for each board id -> (variant, hub URL), started
-    together (each start is a few seconds of imports)."""
-    with ExitStack() as stack:
-        contexts: dict[str, AbstractContextManager[Served]] = {
-            board: serving(variant, tmp_path / board, "--hub", url, "--board", board)
-            for board, (variant, url) in specs.items()}
-
-        def enter(board: str) -> Served:
-            served = contexts[board].__enter__()
-            stack.push(contexts[board])
-            return served
-
-        with ThreadPoolExecutor(len(specs)) as pool:
-            started = dict(zip(specs, pool.map(enter, specs), strict=True))
-        yield started
-
-
 def test_three_serve_boards_and_a_hub(tmp_path: Path) -> None:
     broker = Broker(tmp_path)
     broker.start()
@@ -67,7 +45,7 @@ def test_three_serve_boards_and_a_hub(tmp_path: Path) -> None:
     try:
         specs = {f"board{i}": (variant, broker.url)
                  for i, variant in enumerate(("standard", "deadmans", "ghost"))}
-        with _boards(tmp_path, specs) as boards:
+        with serve_boards(tmp_path, specs) as boards:
             for move in OPENING:
                 for served in boards.values():
                     served.play(move)
@@ -143,7 +121,7 @@ def test_broker_restart_a_30_s_cut_a_stopped_board_and_a_killed_hub_lose_nothing
     specs = {"near1": ("standard", broker.url), "near2": ("deadmans", broker.url),
              "far": ("ghost", far_url)}
     try:
-        with _boards(tmp_path, specs) as boards:
+        with serve_boards(tmp_path, specs) as boards:
             evening = _Evening(boards, hub)
             near = ["near1", "near2"]
             for _ in range(3):

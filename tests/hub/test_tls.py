@@ -2,7 +2,8 @@
 listener has a certificate from a CA the test makes: the boards' actions reach the hub through
 ``mqtts://USER:PASSWORD@127.0.0.1:PORT/EVENT?ca=CA.pem``; a wrong password or a certificate the
 CA does not vouch for ends the hub at start with one line and exit status 2; a board with a
-wrong password goes on refereeing, retries, and says so once. No password is ever printed."""
+wrong password, or one that does not trust the broker's certificate, goes on refereeing,
+retries, and says so once. No password is ever printed."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import subprocess
 import urllib.request
 from pathlib import Path
 
-from tests.hub.mqtt import GRAVEKEEPER, Broker, Certificates, HubProcess, wait_for
-from tests.serve.harness import STDERR, serving
+from tests.hub.mqtt import GRAVEKEEPER, Broker, Certificates, HubProcess, serve_boards, wait_for
+from tests.serve.harness import STDERR
 
 OPENING = ("e2e4", "e7e5", "g1f3", "b8c6")
 PASSWORDS = {"hub": "hub-secret-1", "board0": "board-secret-2", "board1": "board-secret-3"}
@@ -52,27 +53,33 @@ def test_tls_with_passwords_and_one_line_for_a_wrong_one(tmp_path: Path) -> None
             assert "secret" not in done.stderr and "not-the-password" not in done.stderr
 
         refused = broker.log.read_text().count("not authorised")
-        with serving("standard", tmp_path / "good", "--board", "board0", "--hub",
-                     broker.url_for("board0", PASSWORDS["board0"], certs.ca)) as good, \
-             serving("zombie", tmp_path / "bad", "--board", "board1", "--hub",
-                     broker.url_for("board1", "wrong-password", certs.ca)) as bad:
+        ca = certs.ca
+        with serve_boards(tmp_path, {
+                "board0": ("standard", broker.url_for("board0", PASSWORDS["board0"], ca)),
+                "board1": ("zombie", broker.url_for("board1", "wrong-password", ca)),
+                "board2": ("deadmans", broker.url_for("board2", "x", rogue.ca))}) as boards:
             for move in OPENING:
-                good.play(move)
-                bad.play(move)       # the board whose password is wrong goes on refereeing
+                for served in boards.values():   # the refused boards go on refereeing
+                    served.play(move)
             wait_for(lambda: _moves(f"{hub.base}/api/boards/board0/game") == list(OPENING),
                      20, "the TLS board's moves on the hub")
-            assert _moves(bad.base + "/api/game") == list(OPENING)
-            # it retries (paho's back-off: 1, 2, 4 s) and says so once, not once per attempt
+            for served in boards.values():
+                assert _moves(served.base + "/api/game") == list(OPENING)
+            # they retry (paho's back-off: 1, 2, 4 s) and say so once, not once per attempt
             wait_for(lambda: broker.log.read_text().count("not authorised") >= refused + 3,
                      20, "three refused attempts")
-            said = [line for line in STDERR[bad.proc.pid] if "hub" in line]
-            assert len(said) == 1, said
-            assert "refused the user name or password" in said[0]
-            assert "goes on refereeing and retrying" in said[0]
-            assert not [line for line in STDERR[good.proc.pid] if "hub" in line]
+            said = {board: [line for line in STDERR[served.proc.pid] if "hub" in line]
+                    for board, served in boards.items()}
+            assert said["board0"] == []
+            assert len(said["board1"]) == 1, said
+            assert "refused the user name or password" in said["board1"][0]
+            assert "goes on refereeing and retrying" in said["board1"][0]
+            assert len(said["board2"]) == 1, said
+            assert "TLS certificate is not trusted" in said["board2"][0]
             listed = [row["board"] for row in json.loads(hub.get("/api/boards"))]
             assert listed == ["board0"]
-            logs = "".join(STDERR[good.proc.pid] + STDERR[bad.proc.pid])
+            logs = "".join(line for lines in said.values() for line in lines)
+            logs += "".join(line for s in boards.values() for line in STDERR[s.proc.pid])
             assert not [p for p in (*PASSWORDS.values(), "wrong-password") if p in logs]
     finally:
         hub.stop()
