@@ -195,6 +195,7 @@ class Proxy:
             except OSError:
                 client.close()
                 continue
+            upstream.settimeout(None)   # MQTT is silent for up to its keepalive (15 s)
             with self._lock:
                 self._pairs.append((client, upstream))
             for a, b in ((client, upstream), (upstream, client)):

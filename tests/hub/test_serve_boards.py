@@ -130,6 +130,7 @@ def test_broker_restart_a_30_s_cut_a_stopped_board_and_a_killed_hub_lose_nothing
 
             proxy.set_cut(True)               # the far board's network is gone for 30 s ...
             cut_end = time.monotonic() + CUT
+            before_cut = len(boards["far"].truth.played)
             evening.round()
             broker.stop()                     # ... and meanwhile the broker restarts,
             evening.round()
@@ -159,6 +160,7 @@ def test_broker_restart_a_30_s_cut_a_stopped_board_and_a_killed_hub_lose_nothing
                      "the cut-off board shown offline (its last will)")
             assert all(evening.status()[b] != "offline" for b in near)
             evening.play_until(cut_end)
+            played_while_cut = len(boards["far"].truth.played) - before_cut
             proxy.set_cut(False)              # the far board's network is back
             evening.round()
             wait_for(lambda: evening.caught_up(list(boards)), 30, "the hub to catch up")
@@ -173,10 +175,10 @@ def test_broker_restart_a_30_s_cut_a_stopped_board_and_a_killed_hub_lose_nothing
                                   "min(n) FROM actions GROUP BY board ORDER BY board").fetchall()
             assert rows == [(b, 1, len(boards[b].truth.played), len(boards[b].truth.played), 1)
                             for b in sorted(boards)]
-            assert all(len(s.truth.played) >= 12 for s in boards.values())
+            assert played_while_cut >= 6
             said_far = [line for line in STDERR[boards["far"].proc.pid] if "hub" in line]
             assert len(said_far) == 1 and "lost the connection" in said_far[0], said_far
-            print({b: len(s.truth.played) for b, s in boards.items()}, said_far)
+            print({b: len(s.truth.played) for b, s in boards.items()}, played_while_cut, said_far)
     finally:
         hub.stop()
         proxy.close()
