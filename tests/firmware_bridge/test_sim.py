@@ -166,8 +166,8 @@ def test_start_squares_option() -> None:
 
 
 @pytest.mark.parametrize(("url", "error", "message"), [
-    ("sim://?colour=red", BadSensorUrl, "unknown sim option 'colour'"),
-    ("sim://?debounce=zero", BadSensorUrl, "debounce='zero' is not a number"),
+    ("sim://?colour=red", BadSensorUrl, "unknown option 'colour' for sim://"),
+    ("sim://?debounce=zero", BadSensorUrl, "option debounce='zero' is not a whole number"),
     ("sim://?debounce=0", BadSensorUrl, "out of range"),
     ("sim://?variant=chess960", RigError, "no built-in rig 'chess960'"),
     ("sim://?start=e9", BadSensorUrl, "not on the board: e9"),

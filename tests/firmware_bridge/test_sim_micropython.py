@@ -142,7 +142,8 @@ def test_back_held_at_power_up_leaves_the_pico_at_its_repl(micropython: str) -> 
 
 
 def test_bad_firmware_option() -> None:
-    with pytest.raises(BadSensorUrl, match="unknown firmware 'circuitpython'"):
+    with pytest.raises(BadSensorUrl,
+                       match="option firmware='circuitpython' is not one of python, micropython"):
         open_sensor("sim://?firmware=circuitpython")
 
 
