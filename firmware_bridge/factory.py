@@ -52,10 +52,10 @@ def parse_url(url: str) -> SensorUrl:
         BadSensorUrl: no ``scheme://``, a malformed query, an option given twice.
         UnknownScheme: a scheme not in :data:`SCHEMES`.
     """
-    parsed = parse_spec(url, BadSensorUrl)
-    if not parsed.slashes:
+    if "://" not in url.partition("?")[0]:
         raise BadSensorUrl(f"{url!r} is not a sensor URL (expected scheme://..., one of "
                            f"{', '.join(s + '://' for s in SCHEMES)})")
+    parsed = parse_spec(url, BadSensorUrl)
     if parsed.scheme not in SCHEMES:
         raise UnknownScheme(f"{url!r}: unknown sensor scheme {parsed.scheme!r} (known: "
                             f"{', '.join(SCHEMES)})")
