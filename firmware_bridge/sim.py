@@ -218,6 +218,11 @@ class SimulatedBoard:
             self._unixport.start("".join("1" if v else "0" for v in self._buttons))
             self._boot_unixport(self._unixport)
             return
+        self._boot_python()
+
+    def _boot_python(self) -> None:
+        with self._lock:
+            self._leds = [[(0, 0, 0)] * m.size for m in self.rig.modules]  # powered up dark
         self._firmware = Firmware(
             self._module_specs(), scan=self._scan, write=self._write, clock_ms=self._clock_ms,
             show_leds=self._show_leds if self.has_leds else None,
@@ -534,6 +539,36 @@ class SimulatedBoard:
     def corrupt_next(self, frames: int = 1) -> None:
         """Damage one byte in each of the next ``frames`` frames the board sends."""
         self._corrupt += frames
+
+    def reset(self) -> None:
+        """Press the board's reset button: the firmware reboots with the cable in (HELLO, then
+        a boot snapshot; sequence numbers from 0; LEDs dark). Python firmware only.
+
+        Raises:
+            BridgeError: under ``firmware=micropython`` (pull the cable instead).
+        """
+        if self.firmware == "micropython":
+            raise BridgeError("the simulated Pico has no reset button: unplug() and replug()")
+
+        def reboot() -> None:
+            self._boot_ms = time.monotonic() * 1000
+            self._boot_python()
+
+        self._call(reboot)
+
+    def announce(self) -> None:
+        """Make the firmware send its HELLO again, as it does when the host asks: what the
+        host sees when its HELLO_REQUEST crossed the board's boot HELLO."""
+        if self.firmware == "micropython":
+            request = encode_frame(proto.HELLO_REQUEST, 0)
+
+            def ask() -> None:
+                if self._unixport is not None:
+                    self._unixport.write_host(request)
+
+            self._call(ask)
+            return
+        self._command(lambda fw: fw.hello())
 
     def unplug(self) -> None:
         """Pull the cable: the pty closes (host reads fail) and the board loses power."""
