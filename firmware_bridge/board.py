@@ -45,14 +45,18 @@ __all__ = ["BAUDRATE", "BoardSensor", "LoopbackSensor", "default_rig_for", "pyse
 
 def default_rig_for(module_names: list[str]) -> Rig:
     """The built-in rig whose modules are exactly ``module_names`` (a board without a rig file).
+    When several fit (one 8x8 ``main`` module suits most variants), the one whose file says
+    ``fallback = true``.
 
     Raises:
         RigError: no built-in rig has these modules.
     """
-    for name in BUILTIN_RIGS:
-        rig = builtin_rig(name)
-        if sorted(m.name for m in rig.modules) == sorted(module_names):
-            return rig
+    fits = [rig for rig in map(builtin_rig, BUILTIN_RIGS)
+            if sorted(m.name for m in rig.modules) == sorted(module_names)]
+    if len(fits) > 1:  # several variants play on these modules: the rig marked fallback
+        fits = [rig for rig in fits if rig.fallback]
+    if fits:
+        return fits[0]
     raise RigError(f"no built-in rig for a board with modules {', '.join(module_names)}; "
                    "pass a rig file (--rig)")
 
