@@ -33,6 +33,8 @@ from urllib.parse import unquote
 
 #: A value longer than this is not a number anyone meant (``seed=999...`` 5000 digits long).
 MAX_NUMBER_CHARS: Final = 30
+#: How much of a spec an error line repeats.
+MAX_SPEC_CHARS: Final = 120
 _TRUE: Final = ("1", "true", "yes", "on")
 _FALSE: Final = ("0", "false", "no", "off")
 
@@ -54,7 +56,9 @@ class Url:
 
     def fail(self, message: str) -> Exception:
         """The error to raise for ``message`` about this spec (``text: message``)."""
-        return self.error(f"{self.text}: {message}")
+        text = self.text if len(self.text) <= MAX_SPEC_CHARS else \
+            self.text[:MAX_SPEC_CHARS] + "..."
+        return self.error(f"{text}: {message}")
 
     def check_options(self, known: Iterable[str]) -> None:
         """Refuse any option not in ``known``."""
@@ -72,6 +76,8 @@ class Url:
         try:
             number = int(value, 16) if value[:2].lower() == "0x" else int(value)
         except ValueError:
+            if len(value) > MAX_NUMBER_CHARS and value.lstrip("-+").isdigit():
+                raise self._out_of_range(key, value, low, high) from None
             raise self._not_a_number(key, value, "whole number") from None
         if len(value) > MAX_NUMBER_CHARS or not low <= number <= high:
             raise self._out_of_range(key, value, low, high)
