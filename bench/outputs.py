@@ -38,10 +38,10 @@ from referee.rules.events import (
     Marker,
     Moved,
     Placed,
-    Prompt,
     Removed,
 )
 from referee.rules.pieces import BLACK, WHITE
+from referee.rules.variants.deadmans import HOME
 
 try:  # the sensor board's simulator, when the bridge is installed
     from firmware_bridge import builtin_rig, open_sensor
@@ -93,8 +93,8 @@ def situations(i: int) -> dict[str, Sequence[GameEvent]]:
         "capture + hell home": [
             Moved("", frm=f"{a}4", to=f"{b}5"), Captured("", piece="p", square=f"{b}5"),
             Marker("", marker="tombstone", square=f"{b}5"),
-            Prompt("Black: put the pawn on a vacant Hell home", colour=BLACK, kind="home",
-                   options=tuple(f"home=hell:{f}7" for f in FILES))],
+            HOME.prompt("Black: put the pawn on a vacant Hell home", BLACK,
+                        tuple(f"home=hell:{f}7" for f in FILES))],
         "zombie reveal + rot": [
             Announcement(f"Zombie knight rises on {a}6"),
             Placed("", piece="N", square=f"{a}6", reason="zombie reveal"),

@@ -45,14 +45,18 @@ __all__ = ["BAUDRATE", "BoardSensor", "LoopbackSensor", "default_rig_for", "pyse
 
 def default_rig_for(module_names: list[str]) -> Rig:
     """The built-in rig whose modules are exactly ``module_names`` (a board without a rig file).
+    When several fit (one 8x8 ``main`` module suits most variants), the one whose file says
+    ``fallback = true``.
 
     Raises:
         RigError: no built-in rig has these modules.
     """
-    for name in BUILTIN_RIGS:
-        rig = builtin_rig(name)
-        if sorted(m.name for m in rig.modules) == sorted(module_names):
-            return rig
+    fits = [rig for rig in map(builtin_rig, BUILTIN_RIGS)
+            if sorted(m.name for m in rig.modules) == sorted(module_names)]
+    if len(fits) > 1:  # several variants play on these modules: the rig marked fallback
+        fits = [rig for rig in fits if rig.fallback]
+    if fits:
+        return fits[0]
     raise RigError(f"no built-in rig for a board with modules {', '.join(module_names)}; "
                    "pass a rig file (--rig)")
 
@@ -79,8 +83,10 @@ class BoardSensor(LinkedSensor):
         self._pending_leds: LedFrame | None = None
         self._reset_link_state()
         #: Counters for diagnostics: frames lost (sequence gaps), corrupted frames, unknown
-        #: message types skipped, echoed host frames ignored, resync snapshots that differed.
-        self.stats = {"lost": 0, "corrupt": 0, "unknown": 0, "echo": 0, "resyncs": 0}
+        #: message types skipped, echoed host frames ignored, resync snapshots that differed,
+        #: HELLOs repeating the one in force (a crossed HELLO_REQUEST, a reboot).
+        self.stats = {"lost": 0, "corrupt": 0, "unknown": 0, "echo": 0, "resyncs": 0,
+                      "hellos": 0}
 
     def _reset_link_state(self) -> None:
         super()._reset_link_state()
@@ -167,6 +173,9 @@ class BoardSensor(LinkedSensor):
             self._set_status(detail=f"board says: {msg.text}")
 
     def _on_hello(self, hello: Hello) -> None:
+        if self._synced and hello == self._hello:
+            self._on_same_hello()
+            return
         try:
             squares = self._map_modules(hello)
         except RigError as exc:
@@ -177,8 +186,19 @@ class BoardSensor(LinkedSensor):
             self._squares = squares
             self._cells = {sq: (m, c) for m, cells in enumerate(squares)
                            for c, sq in enumerate(cells) if sq is not None}
-        self._synced = False  # a HELLO while connected means the board rebooted
+        self._synced = False  # a new description: map it and start from a fresh snapshot
         self._request(proto.SNAPSHOT_REQUEST)
+
+    def _on_same_hello(self) -> None:
+        """The board described itself again, unchanged, while in sync. Either our
+        HELLO_REQUEST crossed its boot HELLO (both answers arrive), or it rebooted with the
+        cable in. Neither is a new connection: no repeated ``Occupied``, no "reconnect". A
+        reboot's news is its boot snapshot, compared like any other (and the restarted
+        sequence numbers ask for one too); its LEDs went dark, so they are sent again."""
+        self.stats["hellos"] += 1
+        self._resync()
+        if self._pending_leds is not None:
+            self._write_leds(self._pending_leds)
 
     def _map_modules(self, hello: Hello) -> list[list[str | None]]:
         names = [m.name for m in hello.modules]

@@ -26,11 +26,12 @@ import time
 from collections.abc import Mapping
 from typing import Any, Final
 
-from firmware_bridge.errors import BadSensorUrl, BridgeError, SensorTimeout
+from firmware_bridge.errors import BridgeError, SensorTimeout
 from firmware_bridge.events import Lift, Occupied, Place
 from firmware_bridge.link import LinkedSensor, PortFactory, pyserial_factory
 from firmware_bridge.rig import Rig, builtin_rig
 from firmware_bridge.sensor import Clock
+from firmware_bridge.urls import Url
 
 # PC -> board commands.
 SEND_RESET: Final = 0x40
@@ -234,22 +235,21 @@ DGT_OPTIONS: Final = ("open_timeout", "ping_interval", "dead_after", "backoff", 
                       "wait_connected")
 
 
-def check_dgt_options(parsed: Any, options: Mapping[str, Any]) -> None:
+def check_dgt_options(parsed: Url, options: Mapping[str, Any]) -> None:
     """Refuse a keyword option no ``dgt://`` sensor (board or emulator) takes."""
     for key in options:
         if key not in DGT_OPTIONS:
-            raise BadSensorUrl(f"{parsed.url}: unknown option {key!r} for dgt:// "
+            raise parsed.fail(f"unknown option {key!r} for dgt:// "
                                f"(known: {', '.join(DGT_OPTIONS)})")
 
 
-def build_dgt(parsed: Any, rig: Rig | None, clock: Clock, options: Mapping[str, Any]) -> Any:
+def build_dgt(parsed: Url, rig: Rig | None, clock: Clock, options: Mapping[str, Any]) -> Any:
     """Build (not open) the sensor for a real board's ``dgt://`` URL (see the module docstring);
     ``dgt://sim`` is :mod:`firmware_bridge.dgt_sim`'s, chosen by the factory."""
     check_dgt_options(parsed, options)
     if not parsed.target:
-        raise BadSensorUrl(f"{parsed.url!r}: no device (e.g. dgt:///dev/ttyACM0)")
-    if parsed.query:
-        raise BadSensorUrl(f"{parsed.url!r}: dgt:// takes no URL options")
-    factory = pyserial_factory(parsed.url, parsed.target, baudrate=9600, bytesize=8,
+        raise parsed.fail("no device (e.g. dgt:///dev/ttyACM0)")
+    parsed.check_options(())
+    factory = pyserial_factory(parsed.text, parsed.target, baudrate=9600, bytesize=8,
                                parity="N", stopbits=1, exclusive="://" not in parsed.target)
-    return DgtSensor(parsed.url, factory, rig=rig, clock=clock, **options)
+    return DgtSensor(parsed.text, factory, rig=rig, clock=clock, **options)

@@ -20,10 +20,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 from firmware_bridge import dgt
-from firmware_bridge.errors import BadSensorUrl, SensorTimeout
+from firmware_bridge.errors import SensorTimeout
 from firmware_bridge.link import pyserial_factory
 from firmware_bridge.rig import Rig
 from firmware_bridge.sensor import Clock
+from firmware_bridge.urls import Url
 from firmware_bridge.vport import VirtualPort
 
 #: The start position, square -> piece letter.
@@ -221,19 +222,14 @@ class DgtSimSensor(dgt.DgtSensor):
         self.simulator.stop()
 
 
-def build_dgt_sim(parsed: Any, rig: Rig | None, clock: Clock,
+def build_dgt_sim(parsed: Url, rig: Rig | None, clock: Clock,
                   options: Mapping[str, Any]) -> DgtSimSensor:
     """Build (not open) ``dgt://sim?start=standard|empty``."""
     dgt.check_dgt_options(parsed, options)
-    unknown = set(parsed.query) - {"start"}
-    if unknown:
-        raise BadSensorUrl(f"{parsed.url!r}: unknown option {sorted(unknown)[0]!r} "
-                           "(known: start)")
-    start = parsed.query.get("start", "standard")
-    if start not in ("standard", "empty"):
-        raise BadSensorUrl(f"{parsed.url!r}: start must be standard or empty")
+    parsed.check_options(("start",))
+    start = parsed.choice("start", "standard", ("standard", "empty"))
     emulator = DgtBoardEmulator(START if start == "standard" else {})
-    return DgtSimSensor(parsed.url, emulator, rig=rig, clock=clock, **options)
+    return DgtSimSensor(parsed.text, emulator, rig=rig, clock=clock, **options)
 
 
 __all__ = ["DgtBoardEmulator", "DgtSimSensor", "START", "build_dgt_sim", "square_to_field"]

@@ -19,16 +19,15 @@ importing this package opens nothing and loads no driver it does not need.
 from __future__ import annotations
 
 import importlib
-import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Final
-from urllib.parse import parse_qsl
 
 from firmware_bridge.errors import BadSensorUrl, UnknownScheme
 from firmware_bridge.rig import Rig
 from firmware_bridge.sensor import Clock, Sensor
+from firmware_bridge.urls import Url
+from firmware_bridge.urls import parse_url as parse_spec
 
 #: scheme -> "module:builder"; each builder is ``(parsed, rig, clock, options) -> Sensor``.
 SCHEMES: Final[Mapping[str, str]] = {
@@ -42,37 +41,25 @@ SCHEMES: Final[Mapping[str, str]] = {
 }
 
 
-@dataclass(frozen=True)
-class SensorUrl:
-    """A parsed sensor URL: ``scheme``, ``target`` (between ``://`` and ``?``), ``query``."""
-
-    url: str
-    scheme: str
-    target: str
-    query: Mapping[str, str]
+#: A parsed sensor URL (the one grammar of :mod:`firmware_bridge.urls`; ``url`` is its text).
+SensorUrl = Url
 
 
 def parse_url(url: str) -> SensorUrl:
-    """Split a sensor URL.
+    """Split a sensor URL (the grammar of :mod:`firmware_bridge.urls`).
 
     Raises:
-        BadSensorUrl: no ``scheme://``.
+        BadSensorUrl: no ``scheme://``, a malformed query, an option given twice.
         UnknownScheme: a scheme not in :data:`SCHEMES`.
     """
-    scheme, sep, rest = url.partition("://")
-    if not sep or not scheme:
+    if "://" not in url.partition("?")[0]:
         raise BadSensorUrl(f"{url!r} is not a sensor URL (expected scheme://..., one of "
                            f"{', '.join(s + '://' for s in SCHEMES)})")
-    scheme = scheme.lower()
-    if scheme not in SCHEMES:
-        raise UnknownScheme(f"{url!r}: unknown sensor scheme {scheme!r} (known: "
+    parsed = parse_spec(url, BadSensorUrl)
+    if parsed.scheme not in SCHEMES:
+        raise UnknownScheme(f"{url!r}: unknown sensor scheme {parsed.scheme!r} (known: "
                             f"{', '.join(SCHEMES)})")
-    target, _, query = rest.partition("?")
-    try:
-        pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
-    except ValueError:
-        raise BadSensorUrl(f"{url!r}: malformed query {query!r}") from None
-    return SensorUrl(url, scheme, target, dict(pairs))
+    return parsed
 
 
 def make_sensor(url: str, *, rig: Rig | None = None, clock: Clock = time.monotonic,
@@ -116,7 +103,7 @@ _BOARD_OPTIONS: Final = ("open_timeout", "ping_interval", "dead_after", "backoff
 def _board_options(parsed: SensorUrl, options: Mapping[str, Any]) -> dict[str, Any]:
     for key in options:
         if key not in _BOARD_OPTIONS:
-            raise BadSensorUrl(f"{parsed.url}: unknown option {key!r} for {parsed.scheme}:// "
+            raise parsed.fail(f"unknown option {key!r} for {parsed.scheme}:// "
                                f"(known: {', '.join(_BOARD_OPTIONS)})")
     return dict(options)
 
@@ -127,17 +114,15 @@ def _build_serial(parsed: SensorUrl, rig: Rig | None, clock: Clock,
 
     if parsed.scheme == "serial":
         if not parsed.target:
-            raise BadSensorUrl(f"{parsed.url!r}: no device path (e.g. serial:///dev/ttyACM0)")
+            raise parsed.fail("no device path (e.g. serial:///dev/ttyACM0)")
         target, exclusive = parsed.target, True
     else:
         target = f"{parsed.scheme}://{parsed.target}"
         exclusive = False
-    unknown = set(parsed.query) - {"baud"}
-    if unknown:
-        raise BadSensorUrl(f"{parsed.url!r}: unknown option {sorted(unknown)[0]!r} (known: baud)")
-    baud = _int_option(parsed, "baud", BAUDRATE, MAX_BAUD)
-    factory = pyserial_factory(parsed.url, target, baudrate=baud, exclusive=exclusive)
-    return BoardSensor(parsed.url, factory, rig=rig, clock=clock,
+    parsed.check_options(("baud",))
+    baud = parsed.integer("baud", BAUDRATE, 1, MAX_BAUD)
+    factory = pyserial_factory(parsed.text, target, baudrate=baud, exclusive=exclusive)
+    return BoardSensor(parsed.text, factory, rig=rig, clock=clock,
                        **_board_options(parsed, options))
 
 
@@ -145,7 +130,7 @@ def _build_loop(parsed: SensorUrl, rig: Rig | None, clock: Clock,
                 options: Mapping[str, Any]) -> Sensor:
     from firmware_bridge.board import LoopbackSensor
 
-    return LoopbackSensor(parsed.url, rig=rig, clock=clock, **_board_options(parsed, options))
+    return LoopbackSensor(parsed.text, rig=rig, clock=clock, **_board_options(parsed, options))
 
 
 def _build_sim(parsed: SensorUrl, rig: Rig | None, clock: Clock,
@@ -153,8 +138,8 @@ def _build_sim(parsed: SensorUrl, rig: Rig | None, clock: Clock,
     from firmware_bridge.sim import build_sim
 
     if parsed.target not in ("", "board"):
-        raise BadSensorUrl(f"{parsed.url!r}: write sim://?options (got {parsed.target!r})")
-    return build_sim(parsed.url, parsed.query, rig, clock, _board_options(parsed, options))
+        raise parsed.fail(f"write sim://?options (got {parsed.target!r})")
+    return build_sim(parsed, rig, clock, _board_options(parsed, options))
 
 
 def _build_replay(parsed: SensorUrl, rig: Rig | None, clock: Clock,
@@ -162,16 +147,17 @@ def _build_replay(parsed: SensorUrl, rig: Rig | None, clock: Clock,
     from firmware_bridge.replay import ReplaySensor
 
     if not parsed.target:
-        raise BadSensorUrl(f"{parsed.url!r}: no file (e.g. replay://game.events)")
-    unknown = (set(parsed.query) | set(options)) - {"speed", "wait"}
-    if unknown:
-        raise BadSensorUrl(f"{parsed.url!r}: unknown option {sorted(unknown)[0]!r} "
-                           "(known: speed)")
-    speed = options.get("speed", _float_option(parsed, "speed", 1.0))
+        raise parsed.fail("no file (e.g. replay://game.events)")
+    parsed.check_options(("speed",))
+    for key in options:
+        if key not in ("speed", "wait"):
+            raise parsed.fail(f"unknown option {key!r} for replay:// "
+                               "(known: speed, wait)")
+    speed = options.get("speed", parsed.number("speed", 1.0, 0.0, MAX_SPEED))
     if not (speed == 0 or MIN_SPEED <= speed <= MAX_SPEED):
-        raise BadSensorUrl(f"{parsed.url!r}: speed must be 0 (as fast as possible) or from "
-                           f"{MIN_SPEED:g} to {MAX_SPEED:g} times real time")
-    return ReplaySensor(parsed.url, parsed.target, speed=float(speed), clock=clock,
+        raise parsed.fail(f"option speed={speed:g} is out of range (0 for as fast as "
+                          f"possible, or {MIN_SPEED:g} to {MAX_SPEED:g} times real time)")
+    return ReplaySensor(parsed.text, parsed.target, speed=float(speed), clock=clock,
                         wait=options.get("wait"))
 
 
@@ -180,27 +166,6 @@ MAX_BAUD: Final = 4_000_000
 #: replay:// speeds: slower than 1/1000 of real time would look like a hang.
 MIN_SPEED: Final = 0.001
 MAX_SPEED: Final = 1_000_000.0
-
-
-def _int_option(parsed: SensorUrl, key: str, default: int, high: int) -> int:
-    text = str(parsed.query.get(key, default))
-    try:
-        value = int(text) if len(text) <= 20 else -1
-    except ValueError:
-        raise BadSensorUrl(f"{parsed.url!r}: {key} must be a whole number") from None
-    if not 1 <= value <= high:
-        raise BadSensorUrl(f"{parsed.url!r}: {key} must be from 1 to {high}")
-    return value
-
-
-def _float_option(parsed: SensorUrl, key: str, default: float) -> float:
-    try:
-        value = float(parsed.query.get(key, default))
-    except ValueError:
-        raise BadSensorUrl(f"{parsed.url!r}: {key} must be a number") from None
-    if not math.isfinite(value):
-        raise BadSensorUrl(f"{parsed.url!r}: {key} must be a finite number")
-    return value
 
 
 def _build_dgt(parsed: SensorUrl, rig: Rig | None, clock: Clock,

@@ -25,16 +25,21 @@ from typing import Any, Final
 from firmware_bridge.errors import RigError
 from firmware_bridge.events import BUTTON_NAMES, is_square
 
-#: Variant names that have a built-in rig (``firmware_bridge/rigs/<name>.toml``).
-BUILTIN_RIGS: Final = ("standard", "deadmans", "ghost", "die", "afterlife", "zombie", "masquerade")
+
+def _builtin_names() -> tuple[str, ...]:
+    folder = resources.files("firmware_bridge").joinpath("rigs")
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
+
+
+#: Names of the built-in rigs (``firmware_bridge/rigs/<name>.toml``, one per variant): the
+#: files themselves, so this package names no variant.
+BUILTIN_RIGS: Final = _builtin_names()
 
 MODULE_KINDS: Final = ("grid", "ring", "strip")
 ROTATIONS: Final = (0, 90, 180, 270)
-# Main-region prefixes are not written (NOTATION.md); a rig may still use them.
-_MAIN_PREFIXES: Final = ("earth:", "world:")
 _LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
 _TOP_KEYS: Final = ("name", "sensor", "module", "buttons", "leds", "display", "gpio_buttons",
-                     "game")
+                     "game", "implicit_regions", "fallback")
 _MODULE_KEYS: Final = ("name", "kind", "width", "height", "region", "files", "ranks",
                        "rotation", "cells")
 
@@ -77,6 +82,8 @@ class Rig:
     source: str = "<rig>"
     sensor: str = ""
     game: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    implicit_regions: tuple[str, ...] = ()
+    fallback: bool = False
 
     def module(self, name: str) -> ModuleMap:
         """The module called ``name``. Raises RigError if the rig has none."""
@@ -151,10 +158,12 @@ def parse_rig(text: str, source: str = "<rig>", default_name: str = "rig") -> Ri
         raise RigError(f"{source}: not valid TOML: {exc}") from None
     _reject_unknown(data, _TOP_KEYS, source, "")
     name = _get(data, "name", str, source, "name", default_name)
+    implicit = _implicit_regions(data, source)
     raw_modules = _get(data, "module", list, source, "module", None)
     if not raw_modules:
         raise RigError(f"{source}: module: at least one [[module]] table is required")
-    modules = tuple(_parse_module(m, source, f"module[{i}]") for i, m in enumerate(raw_modules))
+    modules = tuple(_parse_module(m, source, f"module[{i}]", implicit)
+                    for i, m in enumerate(raw_modules))
     _check_unique(modules, source)
     return Rig(
         name=name,
@@ -167,7 +176,29 @@ def parse_rig(text: str, source: str = "<rig>", default_name: str = "rig") -> Ri
         source=source,
         sensor=_get(data, "sensor", str, source, "sensor", ""),
         game=MappingProxyType(_parse_table(data.get("game", {}), source, "game")),
+        implicit_regions=implicit,
+        fallback=_flag(data, "fallback", source),
     )
+
+
+def _flag(data: Mapping[str, Any], key: str, source: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise RigError(f"{source}: {key}: expected true or false, got {value!r}")
+    return value
+
+
+def _implicit_regions(data: Mapping[str, Any], source: str) -> tuple[str, ...]:
+    """The ``implicit_regions`` key: regions whose squares NOTATION.md writes without their
+    prefix (a variant's main region: Dead Man's ``earth``, Afterlife's ``world``). The rig
+    says it, since the variant is not this package's business: ``earth:e4`` then means
+    ``e4``."""
+    names = _get(data, "implicit_regions", list, source, "implicit_regions", [])
+    for name in names:
+        if not isinstance(name, str) or not name.isalpha() or not name.islower():
+            raise RigError(f"{source}: implicit_regions: {name!r} is not a region name "
+                           "(lower-case letters)")
+    return tuple(names)
 
 
 def _get(table: Mapping[str, Any], key: str, typ: type, source: str, where: str,
@@ -188,7 +219,7 @@ def _reject_unknown(table: Mapping[str, Any], known: tuple[str, ...], source: st
                            f"{', '.join(known)})")
 
 
-def _parse_module(raw: Any, source: str, where: str) -> ModuleMap:
+def _parse_module(raw: Any, source: str, where: str, implicit: tuple[str, ...]) -> ModuleMap:
     if not isinstance(raw, dict):
         raise RigError(f"{source}: {where}: expected a table")
     name = _get(raw, "name", str, source, f"{where}.name", None)
@@ -200,7 +231,7 @@ def _parse_module(raw: Any, source: str, where: str) -> ModuleMap:
     if kind not in MODULE_KINDS:
         raise RigError(f"{source}: {where}.kind: must be one of {', '.join(MODULE_KINDS)}")
     if "cells" in raw:
-        cells = _explicit_cells(raw, source, where)
+        cells = _explicit_cells(raw, source, where, implicit)
         width = _get(raw, "width", int, source, f"{where}.width", len(cells))
         height = _get(raw, "height", int, source, f"{where}.height", 1)
         if width * height != len(cells):
@@ -209,30 +240,32 @@ def _parse_module(raw: Any, source: str, where: str) -> ModuleMap:
         return ModuleMap(name, kind, width, height, cells)
     if kind != "grid":
         raise RigError(f"{source}: {where}.cells: a {kind} module needs an explicit cells list")
-    return _grid_module(raw, name, source, where)
+    return _grid_module(raw, name, source, where, implicit)
 
 
-def _explicit_cells(raw: Mapping[str, Any], source: str, where: str) -> tuple[str | None, ...]:
+def _explicit_cells(raw: Mapping[str, Any], source: str, where: str,
+                    implicit: tuple[str, ...]) -> tuple[str | None, ...]:
     cells = _get(raw, "cells", list, source, f"{where}.cells", None)
     out: list[str | None] = []
     for i, sq in enumerate(cells):
         if not isinstance(sq, str):
             raise RigError(f"{source}: {where}.cells[{i}]: expected a square string")
-        out.append(_square(sq, source, f"{where}.cells[{i}]") if sq else None)
+        out.append(_square(sq, source, f"{where}.cells[{i}]", implicit) if sq else None)
     return tuple(out)
 
 
-def _square(text: str, source: str, where: str) -> str:
-    for prefix in _MAIN_PREFIXES:
-        if text.startswith(prefix):
-            text = text[len(prefix):]
+def _square(text: str, source: str, where: str, implicit: tuple[str, ...]) -> str:
+    region, colon, rest = text.partition(":")
+    if colon and region in implicit:
+        text = rest
     if not is_square(text):
         raise RigError(f"{source}: {where}: {text!r} is not a square (NOTATION.md form, "
                        f"e.g. e4, hell:d1, a0, limbo)")
     return text
 
 
-def _grid_module(raw: Mapping[str, Any], name: str, source: str, where: str) -> ModuleMap:
+def _grid_module(raw: Mapping[str, Any], name: str, source: str, where: str,
+                 implicit: tuple[str, ...]) -> ModuleMap:
     width = _get(raw, "width", int, source, f"{where}.width", 8)
     height = _get(raw, "height", int, source, f"{where}.height", 8)
     if not (1 <= width <= 26 and 1 <= height <= 9):
@@ -252,7 +285,8 @@ def _grid_module(raw: Mapping[str, Any], name: str, source: str, where: str) -> 
     cells = []
     for i in range(width * height):
         f, r = grid_to_board(i % width, i // width, width, height, rotation)
-        cells.append(_square(f"{prefix}{files[f]}{ranks[r]}", source, f"{where} cell {i}"))
+        cells.append(_square(f"{prefix}{files[f]}{ranks[r]}", source, f"{where} cell {i}",
+                             implicit))
     return ModuleMap(name, "grid", width, height, tuple(cells))
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import math
 import os
 import random
 import select
@@ -40,7 +39,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from firmware_bridge.board import BoardSensor, default_rig_for, pyserial_factory
-from firmware_bridge.errors import BadSensorUrl, BoardDisconnected, BridgeError, SensorTimeout
+from firmware_bridge.errors import BoardDisconnected, BridgeError, SensorTimeout
 from firmware_bridge.events import BUTTON_NAMES
 from firmware_bridge.firmware import proto
 from firmware_bridge.firmware.framing import FrameDecoder, encode_frame
@@ -48,6 +47,7 @@ from firmware_bridge.firmware.logic import Firmware
 from firmware_bridge.rig import Rig, builtin_rig
 from firmware_bridge.sensor import Clock
 from firmware_bridge.unixport import UnixPortFirmware, crash_line, require_micropython
+from firmware_bridge.urls import Url
 from firmware_bridge.vport import VirtualPort
 
 _KINDS: Final = {"grid": proto.KIND_GRID, "ring": proto.KIND_RING, "strip": proto.KIND_STRIP}
@@ -218,6 +218,11 @@ class SimulatedBoard:
             self._unixport.start("".join("1" if v else "0" for v in self._buttons))
             self._boot_unixport(self._unixport)
             return
+        self._boot_python()
+
+    def _boot_python(self) -> None:
+        with self._lock:
+            self._leds = [[(0, 0, 0)] * m.size for m in self.rig.modules]  # powered up dark
         self._firmware = Firmware(
             self._module_specs(), scan=self._scan, write=self._write, clock_ms=self._clock_ms,
             show_leds=self._show_leds if self.has_leds else None,
@@ -535,6 +540,36 @@ class SimulatedBoard:
         """Damage one byte in each of the next ``frames`` frames the board sends."""
         self._corrupt += frames
 
+    def reset(self) -> None:
+        """Press the board's reset button: the firmware reboots with the cable in (HELLO, then
+        a boot snapshot; sequence numbers from 0; LEDs dark). Python firmware only.
+
+        Raises:
+            BridgeError: under ``firmware=micropython`` (pull the cable instead).
+        """
+        if self.firmware == "micropython":
+            raise BridgeError("the simulated Pico has no reset button: unplug() and replug()")
+
+        def reboot() -> None:
+            self._boot_ms = time.monotonic() * 1000
+            self._boot_python()
+
+        self._call(reboot)
+
+    def announce(self) -> None:
+        """Make the firmware send its HELLO again, as it does when the host asks: what the
+        host sees when its HELLO_REQUEST crossed the board's boot HELLO."""
+        if self.firmware == "micropython":
+            request = encode_frame(proto.HELLO_REQUEST, 0)
+
+            def ask() -> None:
+                if self._unixport is not None:
+                    self._unixport.write_host(request)
+
+            self._call(ask)
+            return
+        self._command(lambda fw: fw.hello())
+
     def unplug(self) -> None:
         """Pull the cable: the pty closes (host reads fail) and the board loses power."""
         self._call(self._unplug)
@@ -611,7 +646,7 @@ SIM_OPTIONS: Final = ("variant", "modules", "start", "debounce", "scan_ms", "sna
                       "leds", "seed", "firmware")
 
 
-def build_sim(url: str, options: Mapping[str, str], rig: Rig | None, clock: Clock,
+def build_sim(parsed: Url, rig: Rig | None, clock: Clock,
               sensor_options: Mapping[str, Any]) -> SimSensor:
     """Build (not open) the sensor for a ``sim://`` URL; see the module docstring.
 
@@ -619,25 +654,19 @@ def build_sim(url: str, options: Mapping[str, str], rig: Rig | None, clock: Cloc
         BadSensorUrl: an unknown or malformed option.
         RigError: an unknown variant or module layout.
     """
-    for key in options:
-        if key not in SIM_OPTIONS:
-            raise BadSensorUrl(f"{url}: unknown sim option {key!r} (known: "
-                               f"{', '.join(SIM_OPTIONS)})")
-    firmware = options.get("firmware", "python")
-    if firmware not in FIRMWARES:
-        raise BadSensorUrl(f"{url}: unknown firmware {firmware!r} (known: "
-                           f"{', '.join(FIRMWARES)})")
-    board_rig = rig or _sim_rig(options)
+    parsed.check_options(SIM_OPTIONS)
+    firmware = parsed.choice("firmware", "python", FIRMWARES)
+    board_rig = rig or _sim_rig(parsed.options)
+    # (under MicroPython the Pico's own 2 ms: its loop scans all the time, not on demand)
+    scan_ms = parsed.number("scan_ms", 2 if firmware == "micropython" else 0.5, 0, 1000)
     sim = SimulatedBoard(
-        board_rig, start=_start_squares(url, options.get("start"), board_rig),
-        debounce_scans=_num(url, options, "debounce", 2, int),
-        # (under MicroPython the Pico's own 2 ms: its loop scans all the time, not on demand)
-        scan_period=_num(url, options, "scan_ms", 2 if firmware == "micropython" else 0.5,
-                         float) / 1000.0,
-        snapshot_period_ms=_num(url, options, "snapshot_ms", 2000, int),
-        leds=_flag(url, options, "leds", True),
-        seed=_num(url, options, "seed", 0, int), firmware=firmware)
-    return SimSensor(url, sim, rig=board_rig, clock=clock, **sensor_options)
+        board_rig, start=_start_squares(parsed, board_rig),
+        debounce_scans=parsed.integer("debounce", 2, 1, 100),
+        scan_period=scan_ms / 1000.0,
+        snapshot_period_ms=parsed.integer("snapshot_ms", 2000, 0, 3_600_000),
+        leds=parsed.flag("leds", True),
+        seed=parsed.integer("seed", 0, 0, 2**64), firmware=firmware)
+    return SimSensor(parsed.text, sim, rig=board_rig, clock=clock, **sensor_options)
 
 
 def _sim_rig(options: Mapping[str, str]) -> Rig:
@@ -648,7 +677,8 @@ def _sim_rig(options: Mapping[str, str]) -> Rig:
     return builtin_rig("standard")
 
 
-def _start_squares(url: str, start: str | None, rig: Rig) -> frozenset[str]:
+def _start_squares(parsed: Url, rig: Rig) -> frozenset[str]:
+    start = parsed.options.get("start")
     if start is None:
         return STANDARD_START if STANDARD_START <= rig.squares else frozenset()
     if start == "standard":
@@ -658,39 +688,8 @@ def _start_squares(url: str, start: str | None, rig: Rig) -> frozenset[str]:
     squares = frozenset(s for s in start.split(",") if s)
     unknown = squares - rig.squares
     if unknown:
-        raise BadSensorUrl(f"{url}: start squares not on the board: {', '.join(sorted(unknown))}")
+        raise parsed.fail(f"start squares not on the board: {', '.join(sorted(unknown))}")
     return squares
-
-
-def _flag(url: str, options: Mapping[str, str], key: str, default: bool) -> bool:
-    value = options.get(key)
-    if value is None:
-        return default
-    if value.lower() in ("1", "true", "yes", "on"):
-        return True
-    if value.lower() in ("0", "false", "no", "off"):
-        return False
-    raise BadSensorUrl(f"{url}: option {key}={value[:30]!r} is not 1/0, true/false or yes/no")
-
-
-#: The largest sensible value of each numeric sim option (a scan period of hours, a seed of
-#: thousands of digits is a typo, not a board).
-_SIM_MAX: Final = {"debounce": 100, "scan_ms": 1000.0, "snapshot_ms": 3_600_000, "seed": 2**64}
-
-
-def _num(url: str, options: Mapping[str, str], key: str, default: Any,
-         typ: Callable[[str], Any]) -> Any:
-    if key not in options:
-        return default
-    try:
-        value = typ(options[key]) if len(options[key]) <= 30 else None
-    except ValueError:
-        raise BadSensorUrl(f"{url}: option {key}={options[key][:30]!r} is not a number") from None
-    low = 1 if key == "debounce" else 0
-    if value is None or not math.isfinite(value) or not low <= value <= _SIM_MAX[key]:
-        raise BadSensorUrl(f"{url}: option {key}={options[key][:30]!r} is out of range "
-                           f"({low} to {_SIM_MAX[key]})")
-    return value
 
 
 __all__ = ["SimulatedBoard", "SimSensor", "build_sim", "BridgeError"]

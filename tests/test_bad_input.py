@@ -10,6 +10,7 @@ only catches hangs; nothing here asserts how fast anything is.
 from __future__ import annotations
 
 import json
+import re
 import resource
 import signal
 import subprocess
@@ -152,6 +153,38 @@ CASES: list[tuple[str, Case, tuple[str, ...]]] = [
     ("bad-regex-url", lambda t: ["sense", "hwgrep://((("], ("hwgrep",)),
     ("unknown-command", lambda t: ["frobnicate"], ("frobnicate",)),
 ]
+
+
+#: The same fault in a sensor URL and in an LED or display URL: one grammar, one answer
+#: (firmware_bridge/urls.py), the spec and the option named, exit 2.
+SAME_FAULT: list[tuple[str, list[str], list[str], str]] = [
+    ("nan", ["sense", "sim://?scan_ms=nan"],
+     ["watch", REPLAY, "--leds", "ws281x://?brightness=nan"],
+     r"option (scan_ms|brightness)='nan' is out of range \(0 to 1(000)?\)"),
+    ("out-of-range", ["sense", "serial:///dev/null?baud=99999999999"],
+     ["watch", REPLAY, "--display", "dummy://?rotate=99999999999"],
+     r"option (baud|rotate)='99999999999' is out of range \(\d+ to \d+\)"),
+    ("not-a-number", ["sense", "sim://?seed=many"],
+     ["watch", REPLAY, "--display", "dummy://?width=many"],
+     r"option (seed|width)='many' is not a whole number"),
+    ("unknown-key", ["sense", "sim://?colour=1"], ["watch", REPLAY, "--leds", "mock://?colour=1"],
+     r"unknown option 'colour' for (sim|mock):// \(known: [a-z_, ]+\)"),
+    ("twice", ["sense", "sim://?seed=1&seed=2"],
+     ["watch", REPLAY, "--display", "dummy://?width=64&width=64"],
+     r"option '(seed|width)' given twice"),
+    ("malformed", ["sense", "replay://x?speed"], ["watch", REPLAY, "--leds", "ws281x://?pin"],
+     r"malformed option '(speed|pin)' \(expected key=value\)"),
+]
+
+
+@pytest.mark.parametrize("sensor,device,answer", [c[1:] for c in SAME_FAULT],
+                         ids=[c[0] for c in SAME_FAULT])
+def test_the_same_url_fault_gets_the_same_answer(sensor: list[str], device: list[str],
+                                                 answer: str) -> None:
+    for args in (sensor, device):
+        spec = args[-1]
+        line = assert_one_line(gravekeeper(args))
+        assert re.fullmatch(rf"gravekeeper \w+: {re.escape(spec)}: {answer}", line), line
 
 
 @pytest.mark.parametrize("build,words", [(b, w) for _, b, w in CASES], ids=[c[0] for c in CASES])

@@ -67,10 +67,11 @@ def test_each_variant_reads_only_its_own_action_kinds() -> None:
 
     for name in VARIANTS:
         cls = variant_class(name)
-        assert cls.action_kinds[0] is A.MOVE_KIND
+        assert cls.action_kinds[0].name == A.MOVE and cls.action_kinds[0].form == A.MOVE_FORM
         assert len({k.name for k in cls.action_kinds}) == len(cls.action_kinds)
-        assert all(k.help for k in cls.action_kinds)
-        assert cls.kinds_help().count("\n") == len(cls.action_kinds)
+        assert all(k.help and "\n" not in k.help for k in cls.action_kinds)
+        help_lines = cls().help().splitlines()  # one per kind, then resign and draw: said once
+        assert help_lines == [k.help for k in cls.action_kinds] + [A.META_HELP]
 
 
 def test_assignment_is_canonical_in_row_order() -> None:

@@ -80,10 +80,30 @@ def test_the_led_picture_draws_the_toy_layout(toy: None, tmp_path: Path) -> None
         assert written.size[0] == image.width
 
 
+def test_what_the_toy_says_of_itself_reaches_the_leds_help_and_rigs(toy: None) -> None:
+    """The knowledge that used to be typed outside the variants (the LED legend of a choice,
+    the help lines, which region prefix is not written) works for a variant nobody knew."""
+    from firmware_bridge.rig import parse_rig
+    from referee.app.present import Presenter
+    from tests.toy.variant import DROP
+
+    variant = make_variant("toy")
+    shown = Presenter().update([DROP.prompt("White: drop the pawn", 1, ("drop=a1", "drop=d1"))],
+                               turn=1)
+    assert {sq: shown.scene[sq].reason for sq in ("a1", "d1")} == {"a1": "pawn from pen",
+                                                                  "d1": "pawn from pen"}
+    assert variant.help().splitlines() == [k.help for k in variant.action_kinds] + [
+        "resign, draw: resign, or agree a draw"]
+    rig = parse_rig('implicit_regions = ["board"]\n[[module]]\nname = "main"\nwidth = 4\n'
+                    'height = 4\nregion = "board"\n[[module]]\nname = "pen"\nkind = "strip"\n'
+                    'cells = ["pen:a1", "pen:b1"]\n')
+    assert rig.squares == frozenset(variant.layout.name(i) for i in range(variant.layout.size))
+
+
 def test_the_toy_is_known_only_through_the_environment(toy: None,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     assert "toy" not in VARIANTS and known_variants()["toy"] == "tests.toy.variant:Toy"
-    assert make_variant("toy").kinds_help().splitlines()[1].startswith("drop=SQUARE")
+    assert make_variant("toy").help().splitlines()[1].startswith("drop=SQUARE")
     monkeypatch.setenv(EXTRA_VARIANTS_ENV, "toy=tests.toy.variant")
     with pytest.raises(UnknownVariantError, match="name=module:Class"):
         known_variants()

@@ -25,12 +25,11 @@ from hardware.display.render import render_image, render_text
 from hardware.display.screen import Screen
 from hardware.errors import (
     BackendUnavailable,
-    ConfigError,
     DeviceClosed,
     DeviceNotFound,
     UnknownBackend,
 )
-from hardware.urls import choose, parse_spec
+from hardware.urls import Spec, choose, parse_spec
 
 #: Environment variable that overrides the configured display.
 ENV_VAR: Final = "GRAVEKEEPER_DISPLAY"
@@ -144,6 +143,11 @@ def open_display(spec: str | None = None, *, config: DisplayConfig | None = None
                             rotate=config.rotate))
 
 
+#: The options a display URL takes, and their ranges (as in a rig's ``[display]`` table).
+_DISPLAY_OPTIONS: Final = {"width": (1, 512), "height": (1, 512), "rotate": (0, 3),
+                           "address": (3, 0x77), "port": (0, 99)}
+
+
 def _with_spec(config: DisplayConfig, spec: str | None) -> DisplayConfig:
     env_or_spec = choose(spec, ENV_VAR, "")
     if not env_or_spec:
@@ -152,25 +156,30 @@ def _with_spec(config: DisplayConfig, spec: str | None) -> DisplayConfig:
     if parsed.scheme not in DISPLAY_KINDS:
         raise UnknownBackend(f"unknown display {parsed.text!r} (known: "
                              f"{', '.join(DISPLAY_KINDS)})")
+    parsed.check_options(_DISPLAY_OPTIONS)
     changes: dict[str, Any] = {"kind": parsed.scheme}
     character = parsed.scheme in CHARACTER_DISPLAYS
     if character != config.character:
         changes.update(width=16 if character else 128, height=2 if character else 64,
                        address=0x27 if character else 0x3C)
-    if parsed.host:
-        changes["port"] = int(parsed.host) if parsed.host.isdigit() else _bad(parsed.text)
-    if parsed.path and parsed.scheme != "capture":
-        changes["address"] = int(parsed.path, 0)
-    elif parsed.path:
-        changes["directory"] = parsed.path
-    for key in ("width", "height", "rotate", "address", "port"):
+    if parsed.scheme == "capture":
+        if parsed.target:
+            changes["directory"] = parsed.target
+    elif parsed.target:
+        bus, _, address = parsed.target.partition("/")
+        changes["port"] = int(bus) if bus.isdigit() and len(bus) <= 2 else _bad(parsed)
+        if address:
+            in_target = replace(parsed, options={"address": address})
+            changes["address"] = in_target.integer("address", 0, *_DISPLAY_OPTIONS["address"])
+    for key, (low, high) in _DISPLAY_OPTIONS.items():
         if key in parsed.options:
-            changes[key] = int(parsed.number(key, 0))
+            changes[key] = parsed.integer(key, 0, low, high)
     return replace(config, **changes)
 
 
-def _bad(text: str) -> int:
-    raise ConfigError(f"{text}: the host part must be an I2C bus number")
+def _bad(parsed: Spec) -> int:
+    raise parsed.fail("the target must be BUS/ADDRESS, an I2C bus number and address "
+                      "(e.g. 1/0x3C)")
 
 
 def _luma(module: str) -> Any:

@@ -57,6 +57,7 @@ def open_leds(spec: str | None = None, *, config: LedConfig | None = None,
     except ConfigError:
         raise UnknownBackend(f"unknown LED backend {parsed.text!r} (known: "
                              f"{', '.join(BACKENDS)})") from None
+    parsed.check_options(_LED_OPTIONS[kind])
     all_squares = tuple(squares) or _rig_squares(rig)
     cls = _backend_class(kind)
     if kind == "mock":
@@ -67,12 +68,20 @@ def open_leds(spec: str | None = None, *, config: LedConfig | None = None,
                               "sink=sensor)")
         return cls(sink, frozenset(all_squares) or None)  # type: ignore[no-any-return]
     if kind == "ws281x":
-        return cls(_pixels(rig, config), pin=int(parsed.number("pin", config.pin)),  # type: ignore[no-any-return]
-                   brightness=parsed.number("brightness", config.brightness),
-                   order=parsed.options.get("order", config.order).upper(),
-                   module=module).open()
-    pwm = parsed.number("pwm", 1.0 if config.pwm else 0.0) != 0
+        order = parsed.options.get("order", config.order).upper()
+        if sorted(order) != ["B", "G", "R"]:
+            raise parsed.fail(f"option order={order!r} is not an order of R, G and B "
+                              "(e.g. GRB)")
+        return cls(_pixels(rig, config), pin=parsed.integer("pin", config.pin, 0, 53),  # type: ignore[no-any-return]
+                   brightness=parsed.number("brightness", config.brightness, 0.0, 1.0),
+                   order=order, module=module).open()
+    pwm = parsed.flag("pwm", config.pwm)
     return cls(dict(config.pins), pwm=pwm, pin_factory=pin_factory).open()  # type: ignore[no-any-return]
+
+
+#: The URL options of each LED backend (ranges as in a rig's ``[leds]`` table).
+_LED_OPTIONS: Final[Mapping[str, tuple[str, ...]]] = {
+    "mock": (), "board": (), "ws281x": ("pin", "brightness", "order"), "gpio": ("pwm",)}
 
 
 def open_player(spec: str | None = None, *, config: LedConfig | None = None,

@@ -16,6 +16,7 @@ roll is the player's to type only when a real die is read (``die.roll_source=phy
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -29,12 +30,9 @@ from referee.rules.pgn import to_pgn
 from referee.rules.pieces import COLOUR_NAMES
 from referee.rules.records import record_of
 from referee.rules.san import looks_like_san, parse_san
-from referee.rules.variants.masquerade import ASSIGN
-from referee.rules.variants.masquerade_state import ASSIGN_ROWS
 
 COMMANDS: Final = ("Commands: legal (list legal actions), undo, position, save FILE, pgn, "
                    "help, quit.")
-PIECE_NAMES: Final = {"K": "king", "Q": "queen", "R": "rooks", "B": "bishops", "N": "knights"}
 
 
 class TerminalGame:
@@ -57,7 +55,7 @@ class TerminalGame:
         """Draw every region and whose turn/choice it is."""
         self.say(self.game.variant.render(self.game.state, None))
         legal = self.game.legal()
-        if legal and legal[0].kind == ASSIGN.name:
+        if self._arrangement() is not None:
             self._assign_prompt()
         elif legal and legal[0].kind != "move":
             who = COLOUR_NAMES[self.game.state.to_act].capitalize()
@@ -93,9 +91,12 @@ class TerminalGame:
         if not self.game.variant.legal_is_public(self.game.state):
             self.say("(the legal actions depend on a secret and are not shown here)")
             return
-        if self._assigning():
-            self.say("any order of the capture patterns K Q R B N, one per piece "
-                     "(120 ways); 'guide' asks piece by piece, 'random' draws one")
+        arrangement = self._arrangement()
+        if arrangement is not None:
+            items = arrangement.items
+            self.say(f"any order of the {arrangement.unit}s {' '.join(items)}, one per "
+                     f"{arrangement.item} ({math.factorial(len(items))} ways); 'guide' asks "
+                     f"{arrangement.item} by {arrangement.item}, 'random' draws one")
             return
         texts = self._describe(sorted(self.game.legal_texts()))
         self.say(" ".join(texts) or "(no legal action: game over)")
@@ -157,35 +158,52 @@ class TerminalGame:
                 self.say(f"  {event.text}")
         self.show()
 
-    # ------------------------------------------------------------------ Masquerade setup
+    # ------------------------------------- a guided arrangement (Masquerade's setup)
+
+    def _arranged_kind(self) -> A.ActionKind | None:
+        """The kind of action the rules wait for, when it is an arrangement to guide (the
+        variant's action kind says so, and in which words)."""
+        legal = self.game.legal()
+        kind = self.game.variant.kinds.get(legal[0].kind) if legal else None
+        return kind if kind is not None and kind.arrangement is not None else None
+
+    def _arrangement(self) -> A.Arrangement | None:
+        kind = self._arranged_kind()
+        return kind.arrangement if kind is not None else None
 
     def _assigning(self) -> bool:
-        legal = self.game.legal()
-        return bool(legal) and legal[0].kind == ASSIGN.name
+        return self._arrangement() is not None
 
     def _assigned_side(self) -> str:
-        """The colour whose pieces are being assigned (the assigner's opponent)."""
-        return self.game.legal_texts()[0].partition("=")[2].partition(":")[0]
+        """The side the arrangement is for (in Masquerade the assigner's opponent)."""
+        return A.Arrangement.side(self.game.legal_texts()[0].partition("=")[2])
 
     def _assign_prompt(self) -> None:
+        kind = self._arranged_kind()
+        assert kind is not None and kind.arrangement is not None
+        arrangement = kind.arrangement
         who = COLOUR_NAMES[self.game.state.to_act].capitalize()
         side = self._assigned_side().capitalize()
+        items, item = arrangement.items, arrangement.item
         if self._guide is None:
-            self.say(f"{who}: choose in secret how {side}'s pieces capture. Type the capture "
-                     f"pattern of each piece in the order {' '.join(ASSIGN_ROWS)} (e.g. RKNBQ: "
-                     f"the king captures like a rook...), or 'guide' to be asked piece by piece, "
+            secret = " in secret" if kind.private else ""
+            self.say(f"{who}: choose{secret} {arrangement.goal.format(side=side)}. Type the "
+                     f"{arrangement.unit} of each {item} in the order {' '.join(items)} (e.g. "
+                     f"{arrangement.example}), or 'guide' to be asked {item} by {item}, "
                      f"or 'random'.")
             return
-        piece = ASSIGN_ROWS[len(self._guide)]
-        left = " ".join(c for c in ASSIGN_ROWS if c not in self._guide)
-        self.say(f"{side}'s {PIECE_NAMES[piece]} - capture like which piece? ({left})")
+        index = len(self._guide)
+        left = " ".join(c for c in items if c not in self._guide)
+        self.say(f"{side}'s {arrangement.names[index]} - {arrangement.ask} ({left})")
 
     def _assign(self, text: str) -> None:
-        """A step of the Masquerade setup: a letter when guided, else five letters, ``guide``,
-        ``random`` or a full ``assign=...`` action."""
+        """A step of a guided arrangement: a letter when guided, else all the letters,
+        ``guide``, ``random`` or the full action (``assign=...``)."""
+        arrangement = self._arrangement()
+        assert arrangement is not None
         word = text.strip()
         low = word.lower()
-        if low.startswith("assign="):
+        if "=" in low:
             self._act(word)
             return
         if self._guide is None and low == "guide":
@@ -193,40 +211,42 @@ class TerminalGame:
             self._assign_prompt()
             return
         if low == "random":
-            letters = random.sample(ASSIGN_ROWS, len(ASSIGN_ROWS))
+            letters = random.sample(arrangement.items, len(arrangement.items))
             self._guide = None
-            self._finish_assignment("".join(letters))
+            self._finish_assignment(arrangement, "".join(letters))
             return
         if self._guide is not None:
-            self._guided_letter(word.upper())
+            self._guided_letter(arrangement, word.upper())
             return
-        self._finish_assignment(word.upper())
+        self._finish_assignment(arrangement, word.upper())
 
-    def _guided_letter(self, letter: str) -> None:
+    def _guided_letter(self, arrangement: A.Arrangement, letter: str) -> None:
         assert self._guide is not None
-        left = [c for c in ASSIGN_ROWS if c not in self._guide]
+        left = [c for c in arrangement.items if c not in self._guide]
         if letter not in left:
             self.say(f"refused: {letter!r} is not one of {' '.join(left)}")
             self._assign_prompt()
             return
         self._guide.append(letter)
         left.remove(letter)
-        if len(left) == 1:  # the last piece takes the pattern that is left
+        if len(left) == 1:  # the last item takes the letter that is left
             self._guide.append(left[0])
-        if len(self._guide) < len(ASSIGN_ROWS):
+        if len(self._guide) < len(arrangement.items):
             self._assign_prompt()
             return
         letters, self._guide = "".join(self._guide), None
-        self._finish_assignment(letters)
+        self._finish_assignment(arrangement, letters)
 
-    def _finish_assignment(self, letters: str) -> None:
-        if sorted(letters) != sorted(ASSIGN_ROWS):
-            self.say(f"refused: {letters!r} is not an order of {' '.join(ASSIGN_ROWS)} "
-                     "(each letter once); type 'guide' to be asked piece by piece")
+    def _finish_assignment(self, arrangement: A.Arrangement, letters: str) -> None:
+        items = arrangement.items
+        if sorted(letters) != sorted(items):
+            self.say(f"refused: {letters!r} is not an order of {' '.join(items)} "
+                     f"(each letter once); type 'guide' to be asked {arrangement.item} by "
+                     f"{arrangement.item}")
             return
-        side = self._assigned_side()
-        pairs = ",".join(f"{p}{c}" for p, c in zip(ASSIGN_ROWS, letters, strict=True))
-        self._act(f"assign={side}:{pairs}")
+        kind = self._arranged_kind()
+        assert kind is not None
+        self._act(f"{kind.name}={arrangement.value(self._assigned_side(), letters)}")
 
     def run(self, stream: TextIO) -> int:
         """Play until ``quit`` or end of input; returns the exit status."""

@@ -34,8 +34,6 @@ from referee.rules.events import (
 from referee.rules.geometry import Layout
 
 _SQUARE_RE: Final = re.compile(r"(?:[a-z]+:)?[a-z][0-9]|limbo")
-_PROMPT_REASONS: Final = {"home": "hell home", "spawn": "ghost spawn", "drop": "drop here",
-                          "bury": "bury here"}
 #: Marker names drawn as background layers, and their builders.
 _MARKER_LAYERS: Final = {"tombstone": language.tombstones, "zombie": language.zombies}
 
@@ -241,7 +239,8 @@ def _prompt_layer(event: Prompt, moves: list[tuple[str, str]]) -> list[LedScene]
     if squares and all(is_square(s) for s in squares):
         if event.kind == "resurrect":
             return [language.resurrection(squares)]
-        return [language.choose(squares, _PROMPT_REASONS.get(event.kind, event.kind or "choose"))]
+        # the legend is the variant's, said by its action kind (ActionKind.legend)
+        return [language.choose(squares, event.legend or event.kind or "choose")]
     if event.kind == "promo" and moves:
         return [language.promotion(moves[-1][1])]
     return []

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
+from referee.rules.events import PUBLIC, Prompt
+
 MOVE: Final = "move"        # frm -> to, optional promo letter, optional rise (resurrection square)
 PASS: Final = "pass"        # a turn without a move, where a variant allows one
 RESIGN: Final = "resign"
@@ -22,6 +24,8 @@ DRAW: Final = "draw"        # agreed draw
 
 #: Actions every variant has besides its own kinds (never in a legal list: always allowed).
 META_KINDS: Final = (RESIGN, DRAW)
+#: Their help line (after the variant's kinds' lines).
+META_HELP: Final = "resign, draw: resign, or agree a draw"
 
 # How an action is written (NOTATION.md): a move, a bare word (``pass``), ``word=SQUARE`` (a
 # choice of square, optionally ``=P``), or ``word=VALUE`` (a die face, an assignment).
@@ -45,6 +49,42 @@ OFF_BOARD: Final = (SECRET, DISPLAY)
 
 
 @dataclass(frozen=True)
+class Arrangement:
+    """A VALUE kind whose value gives each of some items one of the same letters, each letter
+    once, written ``SIDE:IL,IL,...`` (Masquerade's assignment: how each of K Q R B N captures,
+    ``white:KR,QK,RN,BB,NQ``). There are too many to list (5! = 120), so ``gravekeeper play``
+    guides a player item by item; the words it uses are the variant's, said here.
+
+    Attributes:
+        items: the items, in order, which are also the letters given to them (``"KQRBN"``).
+        names: the name of each item in a question, in the order of ``items``
+            (``("king", "queen", "rooks", "bishops", "knights")``).
+        item: what one item is called (``"piece"``); ``unit``: what one letter given is
+            (``"capture pattern"``).
+        goal: what the whole choice decides, with ``{side}`` (``"how {side}'s pieces
+            capture"``); ``ask``: the question for one item (``"capture like which piece?"``).
+        example: a value and what it means (``"RKNBQ: the king captures like a rook..."``).
+    """
+
+    items: str
+    names: tuple[str, ...]
+    item: str
+    unit: str
+    goal: str
+    ask: str
+    example: str
+
+    def value(self, side: str, letters: str) -> str:
+        """The text after ``=`` giving ``letters`` to the items in order, for ``side``."""
+        return f"{side}:" + ",".join(i + c for i, c in zip(self.items, letters, strict=True))
+
+    @staticmethod
+    def side(value: str) -> str:
+        """The side a value is for (``white`` of ``white:KR,...``)."""
+        return value.partition(":")[0]
+
+
+@dataclass(frozen=True)
 class ActionKind:
     """What one kind of action is, said once by the variant that has it.
 
@@ -57,6 +97,9 @@ class ActionKind:
         read: for a VALUE kind, the canonical value of the text after ``=`` (raises
             NotationError naming the problem); None keeps the text as written.
         bare: a VALUE kind that may also be written alone (``roll``: the referee rolls).
+        legend: for a choice of square, the few words the LED picture's legend shows while
+            the referee waits for it (``"hell home"``); empty: the kind's name.
+        arrangement: for a VALUE kind chosen as an :class:`Arrangement`, how to guide it.
     """
 
     name: str
@@ -65,6 +108,8 @@ class ActionKind:
     help: str
     read: Callable[[str], str] | None = field(default=None, compare=False)
     bare: bool = False
+    legend: str = ""
+    arrangement: Arrangement | None = field(default=None, compare=False)
 
     @property
     def physical(self) -> bool:
@@ -81,9 +126,20 @@ class ActionKind:
         """Whether it names a square (``home=hell:b1``)."""
         return self.form == SQUARE
 
+    def prompt(self, text: str, colour: int, options: tuple[str, ...] = (), *,
+               audience: int = PUBLIC) -> Prompt:
+        """The event saying the referee waits for ``colour`` to make this kind of action
+        (one of ``options``), with this kind's legend for the LEDs."""
+        return Prompt(text, colour=colour, kind=self.name, options=options,
+                      legend=self.legend or self.name, audience=audience)
 
-MOVE_KIND: Final = ActionKind(MOVE, MOVE_FORM, BOARD,
-                              "e2e4, e2-e4, e7e8=Q, O-O: move a piece (NOTATION.md)")
+
+def moves(help_line: str) -> ActionKind:
+    """The move kind with a variant's own help line (how its moves are written)."""
+    return ActionKind(MOVE, MOVE_FORM, BOARD, help_line)
+
+
+MOVE_KIND: Final = moves("e2e4, e2-e4, e7e8=Q, O-O: move a piece (NOTATION.md)")
 PASS_KIND: Final = ActionKind(PASS, BARE, CLOCK, "pass: pass the turn (press your clock)")
 
 

@@ -67,11 +67,15 @@ class Marker(GameEvent):
 
 @dataclass(frozen=True)
 class Prompt(GameEvent):
-    """The referee waits for ``colour`` to choose (``kind`` is home/spawn/bury/drop/promo/roll)."""
+    """The referee waits for ``colour`` to choose (``kind`` is home/spawn/bury/drop/promo/roll).
+
+    ``legend``: the few words LEDs show for it, from the variant's action kind
+    (``ActionKind.prompt`` builds the event)."""
 
     colour: int = 0
     kind: str = ""
     options: tuple[str, ...] = ()
+    legend: str = ""
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ written there), its layout of regions, and four rule hooks: :meth:`Variant.initi
 
 from __future__ import annotations
 
-import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
@@ -120,10 +119,6 @@ class Variant(ABC, Generic[S]):
     action_kinds: ClassVar[tuple[ActionKind, ...]] = (A.MOVE_KIND,)
     #: The class of this variant's states (a subclass of State with the variant's extra fields).
     state_class: type[S]
-    #: How a player types this variant's actions (``gravekeeper play``'s help), a few lines;
-    #: :meth:`kinds_help` adds one line per action kind.
-    help_text: ClassVar[str] = "Moves in coordinates: e2e4 or e2-e4 (NOTATION.md)."
-
     def __init__(self, options: Mapping[str, OptionValue] | None = None) -> None:
         self.options: dict[str, OptionValue] = self.validate_options(options or {})
         self.layout: Layout = self.build_layout()
@@ -140,11 +135,17 @@ class Variant(ABC, Generic[S]):
         (:data:`~referee.rules.actions.BOARD`, ``CLOCK``, ``DIE``, ``SECRET``...)."""
         return frozenset(k.name for k in cls.action_kinds if k.done_by in how)
 
-    @classmethod
-    def kinds_help(cls) -> str:
-        """One line per action kind: how to write it and what it does."""
-        lines = [k.help for k in cls.action_kinds]
-        return "\n".join([*lines, "resign, draw: resign, or agree a draw"])
+    def help(self) -> str:
+        """How to write this variant's actions, with these options: one line per action kind
+        (:meth:`kind_help`; the move kind's says how this variant's moves are written), then
+        resign and draw. Said once, by the kinds; ``play`` shows it, and anyone else showing
+        help reads it here."""
+        return "\n".join([*(self.kind_help(k) for k in self.action_kinds), A.META_HELP])
+
+    def kind_help(self, kind: ActionKind) -> str:
+        """The help line of one of this variant's action kinds with these options (its
+        ``help``, unless an option changes how it is made: Die Chess with the referee's die)."""
+        return kind.help
 
     @classmethod
     def validate_options(cls, given: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
@@ -189,10 +190,6 @@ class Variant(ABC, Generic[S]):
     def new_state(self, turn: int = WHITE, rng: int = 0) -> S:
         """An empty board of this variant's state class, ``turn`` to move."""
         return self.state_class(self.layout.size, turn, rng)
-
-    def help(self) -> str:
-        """How to type this variant's actions, with these options (see ``help_text``)."""
-        return inspect.cleandoc(self.help_text)
 
     def piece_letter(self, piece: int) -> str:
         """The NOTATION.md letter of a piece code (``""`` for empty)."""

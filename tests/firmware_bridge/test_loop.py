@@ -37,5 +37,5 @@ def test_url_errors() -> None:
         open_sensor("serial://")
     with pytest.raises(BadSensorUrl, match="unknown option 'bogus'"):
         open_sensor("loop://", bogus=1)
-    assert parse_url("sim://?variant=ghost&start=a0").query == {"variant": "ghost",
+    assert parse_url("sim://?variant=ghost&start=a0").options == {"variant": "ghost",
                                                                  "start": "a0"}

@@ -99,7 +99,7 @@ def test_replay_errors(tmp_path: Path) -> None:
     bad.write_text("0 lift e2\nfive place e4\n")
     with pytest.raises(EventFormatError, match="bad.events:line 2"):
         open_sensor(f"replay://{bad}")
-    with pytest.raises(BadSensorUrl, match="speed must be a number"):
+    with pytest.raises(BadSensorUrl, match="option speed=.fast. is not a number"):
         open_sensor(f"replay://{bad}?speed=fast")
     with pytest.raises(BadSensorUrl, match="unknown option 'loop'"):
         open_sensor(f"replay://{bad}?loop=1")

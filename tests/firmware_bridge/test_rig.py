@@ -94,3 +94,20 @@ def test_hardware_keys_kept_as_plain_data() -> None:
     assert rig.buttons == {7: "roll"}
     with pytest.raises(TypeError):
         rig.leds["kind"] = "x"  # type: ignore[index]
+
+
+def test_implicit_regions_are_said_by_the_rig_file() -> None:
+    text = ('implicit_regions = ["earth"]\n[[module]]\nname = "main"\nkind = "strip"\n'
+            'cells = ["earth:e4", "hell:a1", "world:a2"]\n')
+    assert parse_rig(text).modules[0].cells == ("e4", "hell:a1", "world:a2")
+    with pytest.raises(RigError, match="implicit_regions: 'Earth:' is not a region name"):
+        parse_rig('implicit_regions = ["Earth:"]\n' + text.partition("\n")[2])
+
+
+def test_a_board_fitting_several_rigs_gets_the_fallback() -> None:
+    from firmware_bridge.board import default_rig_for
+
+    assert default_rig_for(["main"]).name == "standard"
+    assert default_rig_for(["hell", "main"]).name == "deadmans"
+    with pytest.raises(RigError, match="expected true or false"):
+        parse_rig('fallback = "yes"\n[[module]]\nname = "main"\n')

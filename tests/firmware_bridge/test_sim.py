@@ -107,6 +107,37 @@ def test_cable_pulled_mid_game_loses_no_change(sensor: SimSensor) -> None:
         ("lift", "f3"), ("place", "e5")]
 
 
+def test_a_hello_answering_our_request_late_is_not_a_reconnection(sensor: SimSensor) -> None:
+    # The race: the host's HELLO_REQUEST crosses the board's boot HELLO, so two HELLOs come,
+    # the second after the snapshot. It used to count as a reboot: "reconnect #1" and the
+    # whole position again as Occupied, which a referee reads as pieces put back.
+    assert isinstance(sensor.get(1.0), Occupied)
+    sim = sensor.simulator
+    sensor.send_leds({"e4": (1, 2, 3)})
+    sim.wait_until(lambda: sim.leds == {"e4": (1, 2, 3)}, 1.0)
+    sim.announce()
+    sim.move("e2", "e4")
+    got = [sensor.get(1.0), sensor.get(1.0)]
+    assert _kinds(got) == [("lift", "e2"), ("place", "e4")]  # type: ignore[arg-type]
+    assert sensor.stats["hellos"] == 1
+    assert sensor.link.state == "connected" and sensor.link.reconnects == 0
+    assert sim.leds == {"e4": (1, 2, 3)}
+
+
+def test_a_board_reset_with_the_cable_in_gets_its_leds_and_loses_nothing(
+        sensor: SimSensor) -> None:
+    assert isinstance(sensor.get(1.0), Occupied)
+    sim = sensor.simulator
+    sensor.send_leds({"d4": (4, 5, 6)})
+    sim.wait_until(lambda: sim.leds == {"d4": (4, 5, 6)}, 1.0)
+    sim.reset()  # HELLO + boot snapshot, sequence numbers from 0, LEDs dark
+    sim.wait_until(lambda: sim.leds == {"d4": (4, 5, 6)}, 2.0)  # the host lights them again
+    sim.move("d2", "d4")
+    got = [sensor.get(1.0), sensor.get(1.0)]
+    assert _kinds(got) == [("lift", "d2"), ("place", "d4")]  # type: ignore[arg-type]
+    assert sensor.stats["hellos"] == 1 and sensor.link.reconnects == 0
+
+
 def test_corrupted_frames_and_noise_lose_no_change() -> None:
     # No pings or periodic snapshots: the damaged frame is surely the CHANGES frame.
     sensor = open_sensor("sim://?snapshot_ms=0", ping_interval=10.0, dead_after=20.0)
@@ -166,8 +197,8 @@ def test_start_squares_option() -> None:
 
 
 @pytest.mark.parametrize(("url", "error", "message"), [
-    ("sim://?colour=red", BadSensorUrl, "unknown sim option 'colour'"),
-    ("sim://?debounce=zero", BadSensorUrl, "debounce='zero' is not a number"),
+    ("sim://?colour=red", BadSensorUrl, "unknown option 'colour' for sim://"),
+    ("sim://?debounce=zero", BadSensorUrl, "option debounce='zero' is not a whole number"),
     ("sim://?debounce=0", BadSensorUrl, "out of range"),
     ("sim://?variant=chess960", RigError, "no built-in rig 'chess960'"),
     ("sim://?start=e9", BadSensorUrl, "not on the board: e9"),

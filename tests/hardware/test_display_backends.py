@@ -113,5 +113,9 @@ def test_unknown_and_bad_specs() -> None:
         open_display("vfd")
     with pytest.raises(ConfigError):
         open_display("ssd1306://bus/0x3C")
-    with pytest.raises(ConfigError, match="not a number"):
+    with pytest.raises(ConfigError, match="width='wide' is not a whole number"):
         open_display("dummy://?width=wide")
+    with pytest.raises(ConfigError, match=r"rotate='7' is out of range \(0 to 3\)"):
+        open_display("dummy://?rotate=7")
+    with pytest.raises(ConfigError, match="unknown option 'widht' for dummy://"):
+        open_display("dummy://?widht=20")

@@ -23,6 +23,7 @@ from referee.rules.events import (
 )
 from referee.rules.pieces import BLACK, WHITE
 from referee.rules.variants import make_variant
+from referee.rules.variants.deadmans import HOME
 
 CLOCK = ClockFace(290.0, 300.0, running=BLACK)
 
@@ -49,8 +50,8 @@ def test_dead_mans_capture_tombstone_and_home_prompt() -> None:
     out = p.update([
         Moved("Bxf7", frm="c4", to="f7"), Captured("", piece="p", square="f7"),
         Marker("", marker="tombstone", square="f7"),
-        Prompt("Black: put the pawn on a vacant Hell home", colour=BLACK, kind="home",
-               options=("home=hell:a7", "home=hell:b7")),
+        HOME.prompt("Black: put the pawn on a vacant Hell home", BLACK,
+                    ("home=hell:a7", "home=hell:b7")),
     ], turn=BLACK)
     assert out.scene["hell:a7"].pattern is Pattern.SLOW_BLINK
     assert out.scene["hell:a7"].reason == "hell home"

@@ -29,7 +29,8 @@ from referee.rules.state import State
 from referee.rules.variant import ONGOING, Outcome, Variant, win_for
 
 DROP: Final = A.ActionKind("drop", A.SQUARE, A.BOARD,
-                           "drop=SQUARE: put your spare pawn from the pen on your first rank")
+                           "drop=SQUARE: put your spare pawn from the pen on your first rank",
+                           legend="pawn from pen")
 WAIT: Final = A.ActionKind("wait", A.BARE, A.CLOCK, "wait: pass the turn (press your clock)")
 START: Final = "1rk1/4/4/1RK1 pp w"
 

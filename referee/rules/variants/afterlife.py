@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Final
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
-from referee.rules.events import Announcement, Captured, GameEvent, Moved, Placed, Prompt, Removed
+from referee.rules.events import Announcement, Captured, GameEvent, Moved, Placed, Removed
 from referee.rules.geometry import Cell, Geometry, Layout, Region, grid_cells
 from referee.rules.pieces import BLACK, COLOUR_NAMES, GRAY, WHITE, code
 from referee.rules.variant import (
@@ -71,9 +71,15 @@ START_WORLD: Final = {
     "b4": "m", "c4": "m",
     "a7": "w", "b7": "p", "c7": "h", "d7": "w", "a6": "s", "b6": "s", "c6": "s", "d6": "s",
 }
-DROP: Final = A.ActionKind("drop", A.SQUARE, A.BOARD,
-                           "drop=hours:CELL: put your piece on a Twelve Hours cell")
-DEPART: Final = A.ActionKind("depart", A.BARE, A.UNSENSED, "depart: your piece leaves Limbo")
+DROP: Final = A.ActionKind(
+    "drop", A.SQUARE, A.BOARD,
+    "drop=hours:CELL: leaving Limbo, put your piece on a Twelve Hours cell (drop=hours:b2)",
+    legend="drop here")
+DEPART: Final = A.ActionKind("depart", A.BARE, A.UNSENSED,
+                             "depart: your piece leaves Limbo (when departure is optional)")
+MOVES: Final = A.moves(
+    "b2b3, hours:a1-hours:a2, hall:h1-hall:h2: move; either side may move the gray Mercenaries "
+    "(m) and Sethlings (e); from the Feather of Ma'at: hall:h5-c3")
 
 PASS_ACTION: Final = A.simple(A.PASS)
 DEPART_ACTION: Final = A.simple(DEPART.name)
@@ -107,11 +113,7 @@ class Afterlife(AfterlifeText):
 
     name = "afterlife"
     title = "Afterlife Chess"
-    action_kinds = (A.MOVE_KIND, DROP, DEPART, A.PASS_KIND)
-    help_text = """
-    Moves: b2b3, hours:a1-hours:a2, hall:h1-hall:h2; either side may move the gray
-    Mercenaries (m) and Sethlings (e). From the Feather of Ma'at: hall:h5-c3.
-    Leaving Limbo: drop=hours:b2 (and depart when departure is optional)."""
+    action_kinds = (MOVES, DROP, DEPART, A.PASS_KIND)
     promo_letters = "HW"
     option_specs: ClassVar = (
         OptionSpec("alc.piece_table", "proposed",
@@ -561,9 +563,9 @@ class Afterlife(AfterlifeText):
             if events is not None:
                 cells = tuple(self.layout.name(s) for s in self.hours if not st.board[s])
                 who = COLOUR_NAMES[st.to_act]
-                events.append(Prompt(f"{who.capitalize()}: put the {NAMES[st.board[LIMBO] & 15]}"
-                                     " on an empty cell of the Twelve Hours", colour=st.to_act,
-                                     kind="drop", options=cells))
+                events.append(DROP.prompt(f"{who.capitalize()}: put the "
+                                          f"{NAMES[st.board[LIMBO] & 15]} on an empty cell of "
+                                          "the Twelve Hours", st.to_act, cells))
         else:
             st.to_act = st.turn
             self._redeem(st, events)

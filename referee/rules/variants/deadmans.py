@@ -33,7 +33,7 @@ from referee.rules import actions as A
 from referee.rules.actions import MOVE, Action
 from referee.rules.chesscore import ChessRules, standard_rules
 from referee.rules.errors import NotationError
-from referee.rules.events import Captured, GameEvent, Marker, Placed, Prompt, Removed
+from referee.rules.events import Captured, GameEvent, Marker, Placed, Removed
 from referee.rules.fields import bits
 from referee.rules.geometry import Geometry, Layout, Region, grid_cells, square_colour_is_light
 from referee.rules.pieces import (
@@ -54,19 +54,20 @@ from referee.rules.variants.deadmans_text import _HELL_OFFSET, EARTH, HELL, Dead
 
 START = ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR 8/8/8/8/8/8/8/8 w KQkq - - 0 1")
 
-HOME: Final = A.ActionKind("home", A.SQUARE, A.BOARD,
-                           "home=hell:SQUARE: choose the Hell home of your captured piece")
+HOME: Final = A.ActionKind(
+    "home", A.SQUARE, A.BOARD,
+    "home=hell:SQUARE: after an Earth capture, the owner picks a vacant Hell home (home=hell:b1)",
+    legend="hell home")
+MOVES: Final = A.moves(
+    "e4, Nf3, O-O (SAN) or e2e4 on Earth; hell:e2-hell:e4 in Hell; a Hell capture may rise onto "
+    "a tombstone: hell:c4-hell:f7@e5")
 
 class DeadMans(DeadMansText):
     """Dead Man's Chess on the ``earth`` (main) and ``hell`` regions."""
 
     name = "deadmans"
     title = "Dead Man's Chess"
-    action_kinds = (A.MOVE_KIND, HOME)
-    help_text = """
-    Earth moves in SAN (e4, Nf3, O-O) or coordinates (e2e4); Hell moves: hell:e2-hell:e4.
-    A Hell capture may rise onto a tombstone: hell:c4-hell:f7@e5.
-    After an Earth capture the owner picks a vacant Hell home: home=hell:b1."""
+    action_kinds = (MOVES, HOME)
     board_region = EARTH
     option_specs: ClassVar = (
         OptionSpec("dmc.bishop_home", "by_colour",
@@ -368,8 +369,8 @@ class DeadMans(DeadMansText):
             st.pending = Pending(piece, ident, vacant, chooser)
             if events is not None:
                 names = tuple(f"home={self.layout.name(h)}" for h in vacant)
-                events.append(Prompt(f"{COLOUR_NAMES[chooser]} chooses a Hell home for {letter}",
-                                     colour=chooser, kind="home", options=names))
+                events.append(HOME.prompt(f"{COLOUR_NAMES[chooser]} chooses a Hell home for "
+                                          f"{letter}", chooser, names))
 
     def _settle(self, st: DeadMansState, home: int, events: list[GameEvent] | None) -> None:
         pending = st.pending

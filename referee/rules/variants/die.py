@@ -53,8 +53,10 @@ _SLIDES: Final = {BISHOP: DIAGONAL, ROOK: ORTHOGONAL, QUEEN: ORTHOGONAL + DIAGON
 _PIPS: Final = frozenset("123456")
 _PASS: Final = A.simple(A.PASS)
 ROLL: Final = A.ActionKind(
-    "roll", A.VALUE, A.DIE, "roll, roll=N: roll the die (N: the face read, 1-6 or a piece letter)",
+    "roll", A.VALUE, A.DIE,
+    "roll=N when your die shows the face N (1-6 or P N B R Q K), or roll to let the referee roll",
     read=str.upper, bare=True)
+MOVES: Final = A.moves("a1b3, or SAN: Nb3: move (a turn is roll, move, both, or pass)")
 _BARE_ROLL: Final = A.simple(ROLL.name)
 _NUMBERED_ROLLS: Final = tuple(A.simple(ROLL.name, str(n)) for n in range(1, 7))
 
@@ -90,10 +92,7 @@ class Die(DieText):
 
     name = "die"
     title = "Die Chess"
-    action_kinds = (A.MOVE_KIND, ROLL, A.PASS_KIND)
-    help_text = """
-    Roll, move, both or pass. roll=N when your die shows N (1-6 or P N B R Q K),
-    or roll to let the referee roll; then move (a1b3, or SAN: Nb3) or pass."""
+    action_kinds = (MOVES, ROLL, A.PASS_KIND)
     promo_letters = "QRBNK"  # what the notation accepts; legality follows the options
     option_specs: ClassVar = (
         OptionSpec("die.roll_source", "physical",
@@ -355,11 +354,10 @@ class Die(DieText):
         st.rolls, st.moved, st.took = 0, False, False
         self.end_turn(st)
 
-    def help(self) -> str:
-        if self.rng_mode:  # nobody reads a die: the face is never the player's to choose
-            return ("Roll, move, both or pass. roll: the referee rolls and you turn your die to\n"
-                    "the face it announces; then move (a1b3, or SAN: Nb3) or pass.")
-        return super().help()
+    def kind_help(self, kind: A.ActionKind) -> str:
+        if kind is ROLL and self.rng_mode:  # nobody reads a die: the face is not the player's
+            return "roll: the referee rolls and you turn your die to the face it announces"
+        return kind.help
 
     def in_check(self, state: DieState) -> bool:
         return False  # no check in Die Chess (RULINGS §3.8 #13)

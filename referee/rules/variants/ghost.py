@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Final
 from referee.rules import actions as A
 from referee.rules.actions import Action
 from referee.rules.errors import OptionError
-from referee.rules.events import Announcement, Captured, GameEvent, Moved, Placed, Prompt, Removed
+from referee.rules.events import Announcement, Captured, GameEvent, Moved, Placed, Removed
 from referee.rules.geometry import Geometry, Layout, Region, standard_board
 from referee.rules.pieces import BLACK, CHESS_KIND_BY_LETTER, COLOUR_NAMES, KING, PAWN, WHITE, code
 from referee.rules.variant import BOOL, OptionSpec, Outcome, draw, win_for
@@ -35,8 +35,13 @@ from referee.rules.variants.ghost_board import (
 from referee.rules.variants.ghost_state import GhostState
 from referee.rules.variants.ghost_text import KIND_NAMES, GhostText
 
-SPAWN: Final = A.ActionKind("spawn", A.SQUARE, A.BOARD,
-                            "spawn=CELL[=P]: place your new ghost on a ring cell (a0, z4...)")
+SPAWN: Final = A.ActionKind(
+    "spawn", A.SQUARE, A.BOARD,
+    "spawn=CELL[=P]: after a capture the owner places the ghost on a ring cell: spawn=a0 (a "
+    "ghost pawn may promote: spawn=d9=Q)", legend="ghost spawn")
+MOVES: Final = A.moves(
+    "e4, Nf3, O-O (SAN) or e2e4: move a living piece; ghosts live on the ring a0-h0, a9-h9, "
+    "z1-z8, i1-i8 and move like z5z4, d9z5, a0b1")
 
 class Ghost(GhostText):
     """Ghost Chess: FIDE chess on the 8x8 plus ghosts on the edge ring (RULINGS.md §2).
@@ -47,11 +52,7 @@ class Ghost(GhostText):
 
     name = "ghost"
     title = "Ghost Chess"
-    action_kinds = (A.MOVE_KIND, SPAWN)
-    help_text = """
-    Living pieces in SAN (e4, Nf3, O-O) or coordinates (e2e4).
-    Ghosts live on the ring a0-h0, a9-h9, z1-z8, i1-i8 and move like z5z4, d9z5, a0b1.
-    After a capture the owner places the ghost: spawn=a0 (a ghost pawn may promote: spawn=d9=Q)."""
+    action_kinds = (MOVES, SPAWN)
     option_specs: ClassVar = (
         OptionSpec("ghost.edge_ring", "full",
                    "which ring cells exist: full (32), two_sided (16), custom, or a list of cells",
@@ -265,8 +266,8 @@ class Ghost(GhostText):
             if events is not None:
                 who = COLOUR_NAMES[piece >> 4].capitalize()
                 texts = tuple(self.format_action(a) for a in choices)
-                events.append(Prompt(f"{who} chooses where the ghost {KIND_NAMES[piece & 15]} "
-                                     "appears", colour=piece >> 4, kind="spawn", options=texts))
+                events.append(SPAWN.prompt(f"{who} chooses where the ghost "
+                                           f"{KIND_NAMES[piece & 15]} appears", piece >> 4, texts))
 
     def _spawn(self, st: GhostState, piece: int, ident: int, action: Action,
                events: list[GameEvent] | None) -> None:

@@ -42,6 +42,7 @@ from referee.rules.pieces import (
 from referee.rules.rng import shuffle
 from referee.rules.variant import BOOL, ONGOING, OptionSpec, Outcome, draw, win_for
 from referee.rules.variants.masquerade_state import (
+    ASSIGN_ROWS,
     ROW_LETTERS,
     SIGMA_TEXTS,
     Attempt,
@@ -94,8 +95,16 @@ _LINE_BITS, _BETWEEN = _line_tables()
 
 ASSIGN: Final = A.ActionKind(
     "assign", A.VALUE, A.SECRET,
-    "assign=COLOUR:KX,QX,RX,BX,NX: secretly choose how the opponent's pieces capture",
-    read=parse_assignment)
+    "assign=COLOUR:KX,QX,RX,BX,NX: at the start each side secretly chooses how the other "
+    "side's pieces capture (play guides you)",
+    read=parse_assignment,
+    arrangement=A.Arrangement(
+        ASSIGN_ROWS, ("king", "queen", "rooks", "bishops", "knights"), "piece",
+        "capture pattern", "how {side}'s pieces capture", "capture like which piece?",
+        "RKNBQ: the king captures like a rook..."))
+MOVES: Final = A.moves(
+    "e4, Nf3, O-O (SAN) or e2e4: move; a piece capture (Nxe5) is an attempt that fails when the "
+    "secret pattern does not reach")
 
 
 class Masquerade(MasqueradeText):
@@ -103,11 +112,7 @@ class Masquerade(MasqueradeText):
 
     name = "masquerade"
     title = "Masquerade Chess"
-    action_kinds = (A.MOVE_KIND, ASSIGN, A.PASS_KIND)
-    help_text = """
-    Setup: each side chooses how the other side's pieces capture (you will be guided).
-    Then moves in SAN (e4, Nf3, O-O) or coordinates (e2e4); a piece capture (Nxe5) is an
-    attempt that fails when the secret pattern does not reach."""
+    action_kinds = (MOVES, ASSIGN, A.PASS_KIND)
     fifty_option = "masq.fifty_move"
     repetition_option = "masq.repetition_draw"
     option_specs: ClassVar = (

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
+from referee.rules import actions as A
 from referee.rules.state import State
 from referee.rules.variant import BOOL, OptionSpec
 from referee.rules.variants.chesslike import ChessLike
+
+MOVES: Final = A.moves("e4, Nf3, exd5, O-O, e8=Q (SAN) or e2e4, e2-e4, e7e8q: move a piece")
 
 
 class Standard(ChessLike[State]):
@@ -19,8 +22,7 @@ class Standard(ChessLike[State]):
     name = "standard"
     title = "Standard chess"
     state_class = State
-    help_text = """
-    Moves in SAN (e4, Nf3, exd5, O-O, e8=Q) or coordinates (e2e4, e2-e4, e7e8q)."""
+    action_kinds = (MOVES,)
     fifty_option = "standard.fifty_move"
     repetition_option = "standard.repetition_draw"
     option_specs: ClassVar = (

@@ -40,7 +40,6 @@ from referee.rules.events import (
     Marker,
     Moved,
     Placed,
-    Prompt,
     Removed,
 )
 from referee.rules.pieces import (
@@ -69,7 +68,7 @@ from referee.rules.variants.zombie_state import (
     buried_at,
     remove_burial,
 )
-from referee.rules.variants.zombie_text import BURY, PROMOTE, ZombieText
+from referee.rules.variants.zombie_text import BURY, MOVES, PROMOTE, ZombieText
 from referee.rules.variants.zombie_text import END as END_KIND
 
 TURN_MODE = "zombie.turn_mode"
@@ -142,11 +141,7 @@ class Zombie(ZombieText):
 
     name = "zombie"
     title = "Zombie Chess"
-    action_kinds = (A.MOVE_KIND, BURY, END_KIND, PROMOTE)
-    help_text = """
-    Moves in SAN (e4, Nf3, O-O) or coordinates (e2e4). With zombies, move them one after
-    another and finish with end. After a capture, bury it in secret under one of your pieces:
-    bury=c6. A revealed pawn on its last rank: promote=c8=Q."""
+    action_kinds = (MOVES, BURY, END_KIND, PROMOTE)
     option_specs: ClassVar = (
         OptionSpec(TURN_MODE, "either_or",
                    "a turn is a normal move OR zombie moves (normal_plus_zombies: both)",
@@ -690,9 +685,9 @@ class Zombie(ZombieText):
             st.to_act = st.board[sq] >> 4
             if events is not None:
                 who = COLOUR_NAMES[st.to_act]
-                events.append(Prompt(f"{who.capitalize()} chooses the piece for the zombie "
-                                     f"pawn on {self.layout.name(sq)}", colour=st.to_act,
-                                     kind="promote", options=tuple(self.promo_letters)))
+                events.append(PROMOTE.prompt(f"{who.capitalize()} chooses the piece for the "
+                                             f"zombie pawn on {self.layout.name(sq)}",
+                                             st.to_act, tuple(self.promo_letters)))
             return
         us = st.turn
         while st.to_bury:
@@ -715,11 +710,10 @@ class Zombie(ZombieText):
         us = st.turn
         name = self._name(st.to_bury[0])
         who = COLOUR_NAMES[us].capitalize()
-        events.append(Prompt(f"{who} buries the {name}", colour=us, kind="bury"))
+        events.append(BURY.prompt(f"{who} buries the {name}", us))
         # The squares still free tell where the burier's other burials are: burier only.
-        events.append(Prompt(f"Bury the {name} under one of your pieces", audience=us,
-                             colour=us, kind="bury",
-                             options=tuple(self.layout.name(s) for s in places)))
+        events.append(BURY.prompt(f"Bury the {name} under one of your pieces", us,
+                                  tuple(self.layout.name(s) for s in places), audience=us))
 
     def _apply_bury(self, st: ZombieState, action: Action,
                     events: list[GameEvent] | None) -> None:

@@ -46,11 +46,17 @@ _LETTERS = tuple(chess_letter(p) if p & 15 in range(1, 7) and p >> 4 in (WHITE, 
 _PHASE_BY_NAME = {"open": OPEN, "choose": CHOOSE}
 
 
-BURY: Final = A.ActionKind("bury", A.SQUARE, A.SECRET,
-                           "bury=SQUARE: secretly bury the captured enemy piece there")
+BURY: Final = A.ActionKind(
+    "bury", A.SQUARE, A.SECRET,
+    "bury=SQUARE: after a capture, secretly bury the enemy piece under one of yours (bury=c6)",
+    legend="bury here")
 END: Final = A.ActionKind("end", A.BARE, A.CLOCK, "end: end the horde turn (press your clock)")
-PROMOTE: Final = A.ActionKind("promote", A.SQUARE, A.DISPLAY,
-                              "promote=SQUARE=P: choose the piece for your revealed pawn")
+PROMOTE: Final = A.ActionKind(
+    "promote", A.SQUARE, A.DISPLAY,
+    "promote=SQUARE=P: choose the piece for your revealed pawn on its last rank (promote=c8=Q)")
+MOVES: Final = A.moves(
+    "e4, Nf3, O-O (SAN) or e2e4: move; with zombies, move them one after another and finish "
+    "with end")
 
 
 class ZombieText(ChessLike[ZombieState]):
