@@ -49,7 +49,8 @@ class HubLink:
             status = "paused"
         self.publisher.publish(public_game(
             live.game, game_id=f"{self.publisher.board}-{live.stored.id}", status=status,
-            clock=situation.clock, spectator_url=self.urls["spectator"]))
+            clock=situation.clock, players=situation.players,
+            spectator_url=self.urls["spectator"]))
 
     def _command(self, message: dict[str, Any]) -> None:
         live, op = self.live, OPS.get(str(message.get("command")))
