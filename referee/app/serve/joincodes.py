@@ -79,6 +79,7 @@ class JoinCodes:
     def request(self) -> None:
         """Show both codes once now (the arbiter's ``show_qr``)."""
         self._requested = len(self.codes)
+        self._next = 0
         self._show(self.clock())
 
     def idle(self) -> None:

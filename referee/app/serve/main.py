@@ -147,7 +147,8 @@ def _serve(args: argparse.Namespace) -> int:
             journal=StoreRecorder(store, stored.id, clock_times)))
         output = session.output
         codes = None
-        if output is not None and output.display is not None:
+        if output is not None and output.display is not None and \
+                not getattr(output.display, "character", False):  # a text LCD shows no code
             codes = JoinCodes(output, urls, game)
         live = LiveGame(store, stored, session, publish, codes)
         if link is not None:
