@@ -265,8 +265,8 @@ class Referee:
             self._emit(Update("note", f"a private choice was refused: {reason}",
                               self.game.state))
             return None
+        self._drive_clock(played)  # first: the recorder keeps the times after the move
         self._record(played)
-        self._drive_clock(played)
         self.stats.actions += 1
         self._emit(Update("action", self._public(played), self.game.state, played=played,
                           events=played.events))
@@ -378,8 +378,8 @@ class Referee:
             self._after_play(played)
 
     def _after_play(self, played: Played) -> None:
+        self._drive_clock(played)  # first: the recorder keeps the times after the move
         self._record(played)
-        self._drive_clock(played)
         self.stats.actions += 1
         self.inference.set_state(self.game.state)
         self._emit(Update("action", self._public(played), self.game.state, played=played,
@@ -503,9 +503,9 @@ class Referee:
 
     def _end(self, result: str, reason: str) -> Played:
         played = self.game.adjudicate(result, reason)
-        self._record(played)
         if self.clock is not None:
             self.clock.stop()
+        self._record(played)
         self._emit(Update("ended", f"{played.text} - {result}", self.game.state,
                           played=played, events=played.events))
         return played
