@@ -176,3 +176,30 @@ def test_with_nobody_to_choose_the_prompt_names_the_default() -> None:
     assert prompt.default == "Q" and "nobody can choose" in prompt.text
     move(referee, 20_000, "h6", "h5")
     assert referee.game.action_texts()[-2:] == ["a7b8q", "h6h5"]
+
+
+def test_the_hubs_arbiter_commands_run_on_the_referee() -> None:
+    """watch/run --hub: the hub's arbiter commands use the same public API as serve's page."""
+    from referee.app.hub.link import arbiter_op, run_on_referee, status_of
+
+    time = FakeTime()
+    clock = ChessClock(TimeControl(60.0), clock=time)
+    recorder = Recorder()
+    referee = Referee(Game("standard"), [recorder], clock=clock)
+    referee.start()
+    move(referee, 0, "e2", "e4")
+
+    def hub(**message: object) -> bool:
+        body = arbiter_op(message)
+        return body is not None and run_on_referee(referee, body)
+
+    assert hub(command="takeback") and referee.game.action_texts() == []
+    assert not hub(command="takeback")  # nothing left
+    assert hub(command="pause") and clock.paused == ("arbiter",)
+    assert status_of("action", paused=True) == "paused"
+    assert hub(command="resume") and not clock.paused
+    assert hub(command="add_time", side="black", seconds=30) and clock.remaining(BLACK) == 90
+    assert not hub(command="add_time", side="blue", seconds=30)
+    assert hub(command="confirm_board") and recorder.updates[-1].kind in ("good", "correction")
+    assert not hub(command="adjudicate", result="2-0") and not hub(command="explode")
+    assert hub(command="adjudicate", result="0-1") and referee.game.outcome.result == "0-1"

@@ -138,6 +138,10 @@ class LiveGame:
         self.queue.put(command)
         return command.done
 
+    def hub_command(self, body: dict[str, Any]) -> None:
+        """An arbiter command from the club hub: run as the arbiter page's (reply unused)."""
+        self.submit("arbiter", body)
+
     def _own(self) -> None:
         if self.game.played:
             self._note(f"resumed game {self.stored.id} after {len(self.game.played)} actions")

@@ -85,6 +85,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from hardware.clock import ChessClock, TimeControl
     from referee.app.cli import _options
+    from referee.app.hub.link import status_of
     from referee.app.runner import SessionSettings, open_session
     from referee.app.serve.joincodes import JoinCodes
     from referee.app.serve.live import LiveGame, StoreRecorder
@@ -119,7 +120,7 @@ def _serve(args: argparse.Namespace) -> int:
         ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     urls = page_urls("http" if args.http else "https", public_host(args.host),
                      sock.getsockname()[1], tokens)
-    link = _hub_link(args, urls)
+    link = _hub_link(args, urls, stored.id)
     settings = SessionSettings(
         variant=variant.name, options=variant.options, seed=stored.seed,
         settle_ms=args.settle, time_control=args.clock, hardware=True,
@@ -130,14 +131,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     def publish(views: dict[str, str]) -> None:
         hub.publish_threadsafe(views)
-        if link is not None:
-            link.update()
+        if link is not None and live is not None:
+            situation = live.situation
+            link.publish(live.game, status_of(situation.status_kind, situation.paused),
+                         clock=situation.clock, players=situation.players)
 
+    live: LiveGame | None = None
     with contextlib.ExitStack() as stack:
         stack.callback(store.close)
         if link is not None:
             stack.callback(link.close)
-        live: LiveGame | None = None
 
         def clock_times() -> tuple[float, float] | None:
             return None if live is None else live.clock_times()
@@ -152,7 +155,7 @@ def _serve(args: argparse.Namespace) -> int:
             codes = JoinCodes(output, urls, game)
         live = LiveGame(store, stored, session, publish, codes)
         if link is not None:
-            link.attach(live)
+            link.start(live.hub_command)  # the hub's arbiter runs like the arbiter page
         app = build_app(live, hub, tokens)
         config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio",
                                 lifespan="on", timeout_graceful_shutdown=2, ws_max_size=65536,
@@ -176,19 +179,15 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _hub_link(args: argparse.Namespace, urls: dict[str, str]) -> Any:
+def _hub_link(args: argparse.Namespace, urls: dict[str, str], game_id: int) -> Any:
     """The club hub link of ``--hub`` (checked before anything starts), or None."""
     if not args.hub:
         return None
-    import socket
+    from referee.app.hub.link import HubLink
 
-    from referee.app.hub.schema import HubError, check_board_id
-    from referee.app.serve.hublink import HubLink
-
-    board = args.board or socket.gethostname().split(".")[0]
     try:
-        return HubLink(args.hub, check_board_id(board), urls)
-    except HubError as err:
+        return HubLink(args.hub, args.board, str(game_id), urls=urls)
+    except RefereeError as err:
         raise ServeError(str(err)) from None
 
 
