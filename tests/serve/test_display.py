@@ -4,6 +4,7 @@ the clock line ticking between updates."""
 
 from __future__ import annotations
 
+import json
 import time
 import urllib.request
 from pathlib import Path
@@ -16,10 +17,11 @@ from hardware.display.render import render_image
 from hardware.display.screen import Screen, ScreenKind
 from referee.app.runner import HardwareOutput
 from referee.app.serve.joincodes import JoinCodes, code_matrix, display_url
+from referee.live.physical import physical_steps
 from referee.live.session import Update
 from referee.rules.game import Game
 from referee.rules.pieces import WHITE
-from tests.serve.harness import launch, stop
+from tests.serve.harness import launch, serving, stop
 from tests.serve.test_api import CLI
 
 URLS = {"white": "http://192.168.1.20:8443/p/MFRGGZDFMZTWQ2LKNNWG23TPOBYXE43U",
@@ -148,18 +150,60 @@ def test_serve_shows_the_white_code_on_its_display(tmp_path: Path) -> None:
 
         wanted = display_url(urls["white"])
         assert wanted.startswith("HTTP://127.0.0.1:")
-        deadline = time.monotonic() + 10
+        # (a screen the game drew first, e.g. while the board link comes up, stays 10 s)
+        deadline = time.monotonic() + 30
         found = ""
         while not found and time.monotonic() < deadline:
+            time.sleep(0.3)  # (let the capture finish writing the newest frame)
             for path in sorted(shots.glob("*.png")) if shots.exists() else []:
-                with Image.open(path) as image:
-                    found = decode(image)
+                try:
+                    with Image.open(path) as image:
+                        found = decode(image)
+                except OSError:  # the newest frame is still being written
+                    continue
                 if found:
                     break
-            time.sleep(0.2)
-        assert found == wanted
+        assert found == wanted, sorted(p.name for p in shots.glob("*.png"))
         # the upper-case address the phone opens is White's page
         with urllib.request.urlopen(urls["white"].replace("/p/", "/P/"), timeout=5) as page:
             assert page.status == 200 and b"app.js" in page.read()
     finally:
         assert stop(proc)[0] == 0
+
+
+def test_serve_with_a_rig_runs_the_rigs_buttons_display_and_clock(tmp_path: Path) -> None:
+    """``serve --rig standard`` as ``watch --rig`` runs it: the board's back/confirm buttons
+    choose a promotion the referee waits for, its LEDs light, the display is drawn, and the
+    display's clock ticks with no move made."""
+    shots = tmp_path / "shots"
+    opening = ("a2a4", "b7b5", "a4b5", "a7a6", "b5a6", "c8b7", "a6a7", "h7h6")
+    with serving("standard", tmp_path / "data", "--clock", "5+3", "--display",
+                 f"capture://{shots}") as served:
+        for text in opening:
+            served.play(text)
+        truth, name = served.truth, served.truth.variant.layout.name
+        action = truth.parse("a7b8r")
+        for step in physical_steps(truth.variant, truth.state, [action], served.rng):
+            (served.sim.lift if step.kind == "lift" else served.sim.place)(name(step.square))
+        deadline = time.monotonic() + 10
+        while "Promote to?" not in str(_game(served.base)["status"]):
+            assert time.monotonic() < deadline, _game(served.base)["status"]
+            time.sleep(0.05)
+        served.sim.press("back")  # Q -> R
+        served.sim.press("confirm")
+        truth.play(action)
+        served.wait_moves()
+        assert _game(served.base)["moves"][-1] == "a7b8r"
+        assert served.sim.leds  # the board's LEDs show the last move
+        # no move for a while: the display is drawn again as the clock counts down
+        frames = len(list(shots.glob("*.png")))
+        deadline = time.monotonic() + 10
+        while len(list(shots.glob("*.png"))) <= frames + 1:
+            assert time.monotonic() < deadline, "the display's clock stood still"
+            time.sleep(0.2)
+
+
+def _game(base: str) -> dict[str, Any]:
+    with urllib.request.urlopen(base + "/api/game", timeout=5) as response:
+        data: dict[str, Any] = json.loads(response.read())
+    return data
