@@ -298,3 +298,21 @@ def test_restart_keeps_the_clock_right_and_the_arbiter_names_the_players(tmp_pat
         reopened = game(served.base)
         assert reopened["result"] == "*" and reopened["clock"]["running"] == "black"
         assert reopened["moves"] == ["e2e4"]
+
+
+def test_a_rig_whose_leds_are_not_here_is_said_once_and_serve_goes_on(tmp_path: Path) -> None:
+    """The built-in rig names WS2812 LEDs and an SSD1306: a machine without them still
+    serves, with one line saying so (watch stops instead); named by --leds it is an error."""
+    args = [*CLI, "sim://?variant=standard", "--rig", "standard", "--data", str(tmp_path),
+            "--host", "127.0.0.1", "--port", "0", "--http"]
+    proc, urls = launch(args)
+    try:
+        status, text = _request(urls["spectator"] + "api/game")
+        assert status == 200 and json.loads(text)["variant"] == "standard"
+    finally:
+        code, err = stop(proc)
+    assert code == 0 and err.count("going on with the sensor board's own LEDs") == 1, err
+    result = subprocess.run([*args, "--leds", "ws281x"], capture_output=True, text=True,
+                            timeout=30)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "ws281x" in \
+        result.stderr

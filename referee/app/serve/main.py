@@ -11,7 +11,10 @@ self-signed certificate is made on the first run and kept in the data directory 
 The game runs on the shared live session (:func:`referee.app.runner.open_session`), so
 ``serve --rig FILE`` drives the rig's LEDs, display, buttons and clock exactly as ``watch
 --rig`` does; without a rig, the sensor board's own LEDs when it has some, and no display.
-The game store is the referee's recorder.
+One difference, because ``serve`` is a service started at boot: when the rig's LED chain or
+display cannot be opened on this machine (not given by ``--leds`` / ``--display``), it says so
+in one line on stderr and goes on with the board's own LEDs and no display, where ``watch``
+stops. The game store is the referee's recorder.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from typing import Any, TextIO
 
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.rig import load_rig
-from hardware.errors import HardwareError
+from hardware.errors import BackendUnavailable, DeviceNotFound, HardwareError
 from referee.app.listen import ListenError, bind_socket, ensure_certificate, public_host
 from referee.rules.errors import RefereeError
 from referee.rules.variants import make_variant
@@ -145,9 +148,20 @@ def _serve(args: argparse.Namespace) -> int:
         def clock_times() -> tuple[float, float] | None:
             return None if live is None else live.clock_times()
 
-        session = stack.enter_context(open_session(
-            args.url, game, settings, rig=rig, clock=clock,
-            journal=StoreRecorder(store, stored.id, clock_times)))
+        recorder = StoreRecorder(store, stored.id, clock_times)
+        try:
+            session = stack.enter_context(open_session(args.url, game, settings, rig=rig,
+                                                       clock=clock, journal=recorder))
+        except (BackendUnavailable, DeviceNotFound) as err:
+            if args.leds or args.display:
+                raise  # asked for by name: that is an error
+            # A service goes on with what it has (the pages are its main output) rather than
+            # fail at every boot because the rig's LED chain or display is not there.
+            sys.stderr.write(f"gravekeeper serve: {err}; going on with the sensor board's "
+                             "own LEDs (if any) and no display\n")
+            settings = dataclasses.replace(settings, leds="auto", display="none")
+            session = stack.enter_context(open_session(args.url, game, settings, rig=rig,
+                                                       clock=clock, journal=recorder))
         output = session.output
         codes = None
         if output is not None and output.display is not None and \
