@@ -74,6 +74,10 @@ def test_bad_requests_are_refused_and_change_nothing(served: tuple[Any, dict[str
         (json.dumps({"token": arbiter, "op": "explode"}).encode(), 400),
         (json.dumps({"token": arbiter, "op": "adjudicate", "result": "2-0"}).encode(), 400),
         (json.dumps({"token": arbiter, "op": "takeback"}).encode(), 409),  # nothing to take
+        (json.dumps({"token": arbiter, "op": "show_qr"}).encode(), 409),   # no display
+        (json.dumps({"token": white, "op": "names", "white": "Me"}).encode(), 403),
+        (json.dumps({"token": white, "op": "promote", "piece": "q"}).encode(), 409),
+        (json.dumps({"token": white, "op": "promote", "piece": 5}).encode(), 400),
     ]
     for body, code in cases:
         status, text = _request(api, body)

@@ -167,6 +167,12 @@ def test_serve_shows_the_white_code_on_its_display(tmp_path: Path) -> None:
         # the upper-case address the phone opens is White's page
         with urllib.request.urlopen(urls["white"].replace("/p/", "/P/"), timeout=5) as page:
             assert page.status == 200 and b"app.js" in page.read()
+        # the arbiter may show the codes again at any time
+        body = json.dumps({"token": urls["arbiter"].rsplit("/", 1)[1], "op": "show_qr"})
+        request = urllib.request.Request(urls["spectator"] + "api/command", body.encode(),
+                                         method="POST")
+        with urllib.request.urlopen(request, timeout=5) as response:
+            assert json.loads(response.read())["ok"] is True
     finally:
         assert stop(proc)[0] == 0
 

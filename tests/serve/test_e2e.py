@@ -166,6 +166,11 @@ def test_a_promotion_is_chosen_on_the_phone(tmp_path: Path) -> None:
         white = open_page(browser, served.urls["white"], (390, 844))
         black = open_page(browser, served.urls["black"])
         spectator = open_page(browser, served.urls["spectator"])
+        names = json.dumps({"token": served.token("arbiter"), "op": "names",
+                            "white": "Ada", "black": "Alan"}).encode()
+        urllib.request.urlopen(urllib.request.Request(served.base + "/api/command", names,
+                                                      method="POST"), timeout=5).close()
+        wait_text(spectator, "#players", "Ada – Alan")
         for text in opening:
             served.play(text)
         truth, name = served.truth, served.truth.variant.layout.name
