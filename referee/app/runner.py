@@ -148,7 +148,7 @@ class HardwareOutput:
         self.display = display
         self.clock = clock
         self.on_shown = on_shown
-        self.presenter = Presenter()
+        self.presenter = self._replayed()
         self.screen: Screen | None = None  # the screen on the display now
         self.game_screen: Screen | None = None  # the game's last screen (under a QR code)
         self._lock = threading.RLock()
@@ -164,6 +164,24 @@ class HardwareOutput:
             self._draw(shown.screen)
             if self.on_shown is not None:
                 self.on_shown(update, shown)
+
+    def _replayed(self) -> Presenter:
+        """A presenter that knows the public markers (tombstones, zombies) and the last move
+        of the game so far (a resumed game, a take-back)."""
+        presenter = Presenter()
+        for played in self.game.played:
+            presenter.update(played.events)
+        return presenter
+
+    def show_game(self) -> None:
+        """Show where the game stands (a resumed game, before anything happens)."""
+        with self._lock:
+            face = self.clock.face() if self.clock is not None else None
+            shown = self.presenter.update([], turn=self.game.state.to_act, clock=face)
+            if self.leds is not None:
+                self.leds.show(shown.scene)
+            self.game_screen = shown.screen
+            self._draw(shown.screen)
 
     def show_screen(self, screen: Screen) -> None:
         """Put ``screen`` on the display (something besides the game: a QR code to join);
@@ -208,10 +226,7 @@ class HardwareOutput:
             return self.presenter.update(update.events, turn=turn, clock=face,
                                          check=self.game.variant.in_check(update.state))
         if update.kind == "takeback":
-            # the markers (tombstones, zombies) as they stand after the take-back
-            self.presenter = Presenter()
-            for played in self.game.played:
-                self.presenter.update(played.events)
+            self.presenter = self._replayed()
             return self.presenter.update([], turn=turn, clock=face)
         if update.kind in ("good", "resumed", "clock"):
             return self.presenter.update([], turn=turn, clock=face)

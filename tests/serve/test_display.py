@@ -14,7 +14,7 @@ import numpy as np
 
 from hardware.clock import ChessClock, TimeControl
 from hardware.display.render import render_image
-from hardware.display.screen import Screen, ScreenKind
+from hardware.display.screen import ScreenKind
 from referee.app.runner import HardwareOutput
 from referee.app.serve.joincodes import JoinCodes, code_matrix, display_url
 from referee.live.physical import physical_steps
@@ -40,13 +40,13 @@ def decode(image: Any) -> str:
 
 
 class Shown:
-    """A display keeping what it was shown."""
+    """A display (or LEDs) keeping what it was shown."""
 
     def __init__(self) -> None:
-        self.shown: list[Screen] = []
+        self.shown: list[Any] = []
 
-    def show(self, screen: Screen) -> None:
-        self.shown.append(screen)
+    def show(self, item: Any) -> None:
+        self.shown.append(item)
 
     def close(self) -> None: ...
 
@@ -213,3 +213,14 @@ def _game(base: str) -> dict[str, Any]:
     with urllib.request.urlopen(base + "/api/game", timeout=5) as response:
         data: dict[str, Any] = json.loads(response.read())
     return data
+
+
+def test_a_resumed_game_shows_its_markers_turn_and_last_move_at_once() -> None:
+    game = Game("deadmans")
+    for text in ("e2e4", "d7d5", "e4d5"):
+        game.play(text)
+    display, leds = Shown(), Shown()
+    output = HardwareOutput(game, leds, display)
+    assert "d5" in output.presenter.markers.get("tombstone", ())
+    output.show_game()
+    assert display.shown[-1].title.endswith("to move") and leds.shown

@@ -146,6 +146,9 @@ class LiveGame:
         if self.game.played:
             self._note(f"resumed game {self.stored.id} after {len(self.game.played)} actions")
         self.referee.start()  # the clock of the side to move; no increment given
+        output = self.session.output
+        if self.game.played and output is not None:
+            output.show_game()  # a resumed game: its markers, last move and turn at once
         if self.situation.paused:  # an arbiter's pause outlives a restart
             self.referee.pause(ARBITER)
         self._refresh()
