@@ -10,7 +10,10 @@ hardware.
 
 The public API (stable; extend it compatibly):
 
-* ``Referee(game, subscribers, private=..., settle_ms=..., clock=..., journal=...)``.
+* ``Referee(game, subscribers, private=..., settle_ms=..., clock=..., journal=...,
+  promotion_default=...)``; ``journal`` is any :class:`Recorder` (the journal file, ``serve``'s
+  game store): each action is written there before any subscriber hears of it, with the clock
+  already pressed, so the times kept are those after the move.
 * Input: :meth:`Referee.feed` (a sensor event, buttons included), :meth:`Referee.tick` (time
   passed, on the sensor's time base; polls the chess clock), :meth:`Referee.finish` (the
   stream ended), :meth:`Referee.private_action` (an off-board choice from a phone or a
