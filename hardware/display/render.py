@@ -179,10 +179,44 @@ def _game_over(p: _Painter, s: Screen) -> None:
     p.wrapped(s.lines[1:], HEADER_H + 27, 2, centre=True)
 
 
+#: Light pixels kept around a code (its quiet zone; a phone needs a light margin to find it).
+CODE_MARGIN: Final = 3
+
+
+def code_geometry(modules: int, height: int) -> tuple[int, int]:
+    """(pixels per module, left and top pixel of the first module) of a code of ``modules``
+    modules a side drawn on a display ``height`` pixels high (0 pixels: it does not fit)."""
+    size = max(0, (height - 2 * CODE_MARGIN) // modules) if modules else 0
+    offset = (height - modules * size) // 2
+    return size, offset
+
+
+def _code(p: _Painter, s: Screen) -> None:
+    """The code on the left, lit around it (dark modules unlit), the text on the right."""
+    n = len(s.picture)
+    size, offset = code_geometry(n, p.h)
+    right = 0
+    if size:
+        right = n * size + 2 * offset
+        p.draw.rectangle((0, 0, right - 1, p.h - 1), fill=1)
+        for y, row in enumerate(s.picture):
+            for x, module in enumerate(row):
+                if module == "1":
+                    x0, y0 = offset + x * size, offset + y * size
+                    p.draw.rectangle((x0, y0, x0 + size - 1, y0 + size - 1), fill=0)
+    else:
+        p.cut = True
+    cols = max(1, (p.w - right - 2) // CHAR_W)
+    out = [w for line in (s.title, *s.lines) for w in textwrap.wrap(ascii_text(line), cols)]
+    p.cut |= len(out) > p.h // LINE_H
+    for i, line in enumerate(out[: p.h // LINE_H]):
+        p.text(right + 2, 1 + i * LINE_H, line)
+
+
 _LAYOUTS: Final[dict[ScreenKind, Callable[[_Painter, Screen], None]]] = {
     ScreenKind.TURN: _turn, ScreenKind.PROMPT: _prompt, ScreenKind.ANNOUNCEMENT: _announcement,
     ScreenKind.ERROR: _error, ScreenKind.CORRECTION: _correction, ScreenKind.PAUSED: _paused,
-    ScreenKind.GAME_OVER: _game_over,
+    ScreenKind.GAME_OVER: _game_over, ScreenKind.CODE: _code,
 }
 
 

@@ -49,6 +49,7 @@ class ScreenKind(enum.Enum):
     CORRECTION = "correction"
     PAUSED = "paused"
     GAME_OVER = "game over"
+    CODE = "code"
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,8 @@ class ClockFace:
 class Screen:
     """One screenful. ``lines`` are short sentences (wrapped by the renderer); ``options`` are
     a prompt's choices (``selected`` is the highlighted index); ``hint`` says which button does
-    what; ``colour`` is whose turn or choice it is (None: nobody's)."""
+    what; ``colour`` is whose turn or choice it is (None: nobody's). ``picture`` is a square
+    matrix of dark modules (``"1"``) and light ones (``"0"``), one string a row: a QR code."""
 
     kind: ScreenKind
     title: str
@@ -81,6 +83,7 @@ class Screen:
     clock: ClockFace | None = None
     hint: str = ""
     colour: int | None = None
+    picture: tuple[str, ...] = ()
 
 
 def turn(colour: int, clock: ClockFace | None = None, note: str = "") -> Screen:
@@ -141,6 +144,17 @@ def game_over(result: str, text: str = "", clock: ClockFace | None = None) -> Sc
     """The end: ``result`` ("1-0", "0-1", "1/2-1/2") and how ("Ghost takes the king")."""
     return Screen(ScreenKind.GAME_OVER, "Game over", (result, text) if text else (result,),
                   clock=clock)
+
+
+def code(title: str, matrix: Iterable[str], lines: Iterable[str] = (),
+         colour: int | None = None) -> Screen:
+    """A code to scan (a QR code of a page to open) beside ``title`` and a few short
+    ``lines``; ``matrix`` rows are strings of ``1`` (dark) and ``0`` (light) modules, without
+    the quiet zone (the renderer adds it). A character display shows the text only."""
+    rows = tuple(matrix)
+    if any(len(row) != len(rows) or set(row) - {"0", "1"} for row in rows):
+        raise ValueError("a code is a square matrix of 0 and 1")
+    return Screen(ScreenKind.CODE, title, tuple(lines), colour=colour, picture=rows)
 
 
 def fit_lines(items: Iterable[tuple[int, str]], cols: int = LINE_COLUMNS,

@@ -16,9 +16,16 @@ game the same way, so the wiring lives here and nowhere else:
 * :class:`HardwareOutput` is the subscriber that shows updates on per-square LEDs and the
   shared display (through :class:`~referee.app.present.Presenter`, which drops every event a
   spectator may not see), with the chess clock's face; promotion prompts show the pieces to
-  choose from with ``back`` / ``confirm``.
+  choose from with ``back`` / ``confirm``. While a clock runs the pump asks it to
+  :meth:`HardwareOutput.tick`: the screen is drawn again only when the time shown changes
+  (once a second; tenths in the last 20 s), so the display's clock never stands still.
 * :func:`open_session` opens everything a rig names (sensor, LEDs, display, GPIO buttons, a
   chess clock for ``time_control``) in one ``with`` block and closes it in reverse order.
+  ``watch``, ``demo``, ``run`` and ``serve`` all run on it.
+* Promotion on a board that cannot tell the piece: with buttons (the rig's board or Pi
+  buttons) or a phone (``serve``'s player pages, ``SessionSettings.phones``) the referee waits
+  for the choice however long play goes on; with neither, the first piece offered (a queen)
+  is taken once play goes on, and the display says so when it asks.
 
 Hardware is opened here, in the app layer, never at import and never in ``referee.live``.
 """
@@ -26,9 +33,10 @@ Hardware is opened here, in the app layer, never at import and never in ``refere
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from firmware_bridge.errors import SensorTimeout
@@ -37,9 +45,9 @@ from firmware_bridge.rig import Rig
 from firmware_bridge.sensor import Sensor
 from hardware.buttons import ButtonStream, GpioButtons
 from hardware.clock import ChessClock, TimeControl
+from hardware.display.screen import ClockFace, Screen, format_time
 from referee.app.present import Presentation, Presenter
-from referee.live.journal import Journal
-from referee.live.session import Referee, Subscriber, Update
+from referee.live.session import Recorder, Referee, Subscriber, Update
 from referee.rules.game import Game
 
 #: Seconds the loop waits for a sensor event before it lets time pass.
@@ -57,11 +65,12 @@ class Pump:
     """
 
     def __init__(self, referee: Referee, sensor: Sensor, buttons: ButtonStream | None = None,
-                 tick_s: float = TICK_S) -> None:
+                 tick_s: float = TICK_S, idle: Sequence[Callable[[], None]] = ()) -> None:
         self.referee = referee
         self.sensor = sensor
         self.buttons = buttons
         self.tick_s = tick_s
+        self.idle = list(idle)
         self.ended = False
         self._last_ms = 0
 
@@ -87,7 +96,14 @@ class Pump:
             self._last_ms = max(self._last_ms, event.t_ms)
             self.referee.feed(event)
         self._pi_buttons()
+        for callback in self.idle:
+            callback()
         return True
+
+    def press(self, name: str) -> None:
+        """A button pressed elsewhere (a phone's back / confirm): fed like a Pi button."""
+        now = self.now_ms()
+        self.referee.feed(Button(self._last_ms if now is None else now, name))
 
     def run(self, stop: Callable[[], bool] | None = None) -> None:
         """Pump until the stream ends or ``stop()`` says so."""
@@ -113,15 +129,15 @@ class Pump:
         if self.buttons is None:
             return
         for press in self.buttons.drain():
-            now = self.now_ms()
-            self.referee.feed(Button(self._last_ms if now is None else now, press.name))
+            self.press(press.name)
 
 
 class HardwareOutput:
     """A subscriber showing updates on LEDs and the display (either may be None).
 
     ``on_shown(update, presentation)`` is called after each shown update (the demo prints
-    and captures pictures there).
+    and captures pictures there). Thread-safe: updates come from whichever thread drives the
+    referee, :meth:`tick` from the pump.
     """
 
     def __init__(self, game: Game, leds: Any = None, display: Any = None,
@@ -132,18 +148,72 @@ class HardwareOutput:
         self.display = display
         self.clock = clock
         self.on_shown = on_shown
-        self.presenter = Presenter()
+        self.presenter = self._replayed()
+        self.screen: Screen | None = None  # the screen on the display now
+        self.game_screen: Screen | None = None  # the game's last screen (under a QR code)
+        self._lock = threading.RLock()
 
     def __call__(self, update: Update) -> None:
-        shown = self.present(update)
-        if shown is None:
-            return
-        if self.leds is not None:
-            self.leds.show(shown.scene)
+        with self._lock:
+            shown = self.present(update)
+            if shown is None:
+                return
+            if self.leds is not None:
+                self.leds.show(shown.scene)
+            self.game_screen = shown.screen
+            self._draw(shown.screen)
+            if self.on_shown is not None:
+                self.on_shown(update, shown)
+
+    def _replayed(self) -> Presenter:
+        """A presenter that knows the public markers (tombstones, zombies) and the last move
+        of the game so far (a resumed game, a take-back)."""
+        presenter = Presenter()
+        for played in self.game.played:
+            presenter.update(played.events)
+        return presenter
+
+    def show_game(self) -> None:
+        """Show where the game stands (a resumed game, before anything happens)."""
+        with self._lock:
+            face = self.clock.face() if self.clock is not None else None
+            shown = self.presenter.update([], turn=self.game.state.to_act, clock=face)
+            if self.leds is not None:
+                self.leds.show(shown.scene)
+            self.game_screen = shown.screen
+            self._draw(shown.screen)
+
+    def show_screen(self, screen: Screen) -> None:
+        """Put ``screen`` on the display (something besides the game: a QR code to join);
+        the next update, or :meth:`restore`, shows the game again."""
+        with self._lock:
+            self._draw(screen)
+
+    def restore(self) -> None:
+        """Show the game's last screen again (with the clock as it is now)."""
+        with self._lock:
+            screen = self.game_screen
+            if screen is not None and screen is not self.screen:
+                if screen.clock is not None and self.clock is not None:
+                    screen = self.game_screen = replace(screen, clock=self.clock.face())
+                self._draw(screen)
+
+    def tick(self) -> None:
+        """Draw the game's screen again when the running clock's shown time has changed."""
+        with self._lock:
+            screen, clock = self.screen, self.clock
+            if screen is None or screen is not self.game_screen or screen.clock is None or \
+                    clock is None or clock.running is None or clock.paused:
+                return
+            face = clock.face()
+            if _clock_text(face) != _clock_text(screen.clock):
+                self.game_screen = replace(screen, clock=face)
+                self._draw(self.game_screen)
+
+    def _draw(self, screen: Screen) -> None:
+        self.screen = screen
         if self.display is not None:
-            self.display.show(shown.screen)
-        if self.on_shown is not None:
-            self.on_shown(update, shown)
+            self.display.show(screen)
 
     def present(self, update: Update) -> Presentation | None:
         """The scene and screen for ``update`` (None: nothing to show)."""
@@ -151,9 +221,17 @@ class HardwareOutput:
 
         name = self.game.variant.layout.name
         face = self.clock.face() if self.clock is not None else None
+        turn = update.state.to_act
         if update.kind in ("action", "ended"):
-            return self.presenter.update(update.events, turn=update.state.to_act, clock=face,
+            return self.presenter.update(update.events, turn=turn, clock=face,
                                          check=self.game.variant.in_check(update.state))
+        if update.kind == "takeback":
+            self.presenter = self._replayed()
+            return self.presenter.update([], turn=turn, clock=face)
+        if update.kind in ("good", "resumed", "clock"):
+            return self.presenter.update([], turn=turn, clock=face)
+        if update.kind == "paused":
+            return self.presenter.paused(update.text.capitalize(), (), clock=face)
         if update.problem is not None:
             return self.presenter.problem(update.text, [name(s) for s in update.problem.to_empty],
                                           [name(s) for s in update.problem.to_fill], clock=face)
@@ -162,12 +240,15 @@ class HardwareOutput:
                                              [name(s) for s in update.correction.to_fill],
                                              clock=face)
         if update.kind == "prompt":
-            scene = self.presenter.update([], turn=update.state.to_act, clock=face).scene
-            colour = update.state.to_act
-            if update.options:  # a promotion: the pieces, the selected one first
-                screen = screens.promotion(colour, [o or "-" for o in update.options], 0, face)
+            scene = self.presenter.update([], turn=turn, clock=face).scene
+            if update.options and update.default:  # nobody can choose: say what is taken
+                letter = update.default.upper()
+                screen = screens.prompt(turn, f"Promotes to {letter}: no buttons to choose",
+                                        (letter,), 0, face, "play on")
+            elif update.options:  # a promotion: the pieces, the selected one first
+                screen = screens.promotion(turn, [o or "-" for o in update.options], 0, face)
             else:
-                screen = screens.prompt(colour, update.text, clock=face)
+                screen = screens.prompt(turn, update.text, clock=face)
             return Presentation(scene, screen)
         return None
 
@@ -179,13 +260,20 @@ class HardwareOutput:
             self.display.close()
 
 
+def _clock_text(face: ClockFace) -> tuple[str, str]:
+    return format_time(face.white), format_time(face.black)
+
+
 @dataclass(frozen=True)
 class SessionSettings:
     """How to run one live game (the command line or the rig's ``[game]`` table).
 
     ``time_control``: e.g. ``5+3`` (minutes + increment s), ``5d3`` / ``5b3`` (simple /
     Bronstein delay s), or None for no clock. ``leds`` / ``display``: backend specs that
-    replace the rig's (``mock``, ``dummy``...); ``hardware=False`` drives no LEDs or display.
+    replace the rig's (``mock``, ``dummy``...; ``leds="auto"``: the sensor board's own LEDs
+    when it has some, else none; ``display="none"``: no display); ``hardware=False`` drives
+    no LEDs or display. ``phones``: the players have pages to choose on (``serve``), so a
+    promotion always waits for its choice.
     """
 
     variant: str = "standard"
@@ -198,6 +286,7 @@ class SessionSettings:
     hardware: bool = True
     leds: str | None = None
     display: str | None = None
+    phones: bool = False
 
 
 @dataclass
@@ -234,11 +323,14 @@ def _open_sensor(url: str, game: Game, rig: Rig | None, options: Mapping[str, An
 
 @contextlib.contextmanager
 def open_session(url: str, game: Game, settings: SessionSettings, *, rig: Rig | None = None,
-                 subscribers: Sequence[Subscriber] = (), journal: Journal | None = None,
+                 subscribers: Sequence[Subscriber] = (), journal: Recorder | None = None,
                  sensor_options: Mapping[str, Any] | None = None,
-                 on_shown: Callable[[Update, Presentation], None] | None = None
-                 ) -> Iterator[Session]:
+                 on_shown: Callable[[Update, Presentation], None] | None = None,
+                 clock: ChessClock | None = None) -> Iterator[Session]:
     """Open the sensor at ``url`` and everything ``rig`` names, run nothing yet.
+
+    ``clock``: a chess clock to use instead of a new one for ``settings.time_control`` (a
+    resumed game's, with the times it had).
 
     Raises:
         BridgeError: the sensor cannot be opened. HardwareError: LEDs, display or buttons
@@ -250,7 +342,8 @@ def open_session(url: str, game: Game, settings: SessionSettings, *, rig: Rig | 
     config = config_from_rig(rig) if rig is not None else HardwareConfig()
     with contextlib.ExitStack() as stack:
         sensor = stack.enter_context(_open_sensor(url, game, rig, sensor_options or {}))
-        clock = ChessClock(control) if control is not None else None
+        if clock is None and control is not None:
+            clock = ChessClock(control)
         output = None
         if settings.hardware and (rig is not None or settings.leds or settings.display):
             output = _open_hardware(stack, game, sensor, rig, config, settings, clock, on_shown)
@@ -263,11 +356,13 @@ def open_session(url: str, game: Game, settings: SessionSettings, *, rig: Rig | 
             if gpio is not None:
                 stack.callback(GpioButtons.close, gpio)
         outputs: list[Subscriber] = [*subscribers, *([output] if output is not None else [])]
+        can_choose = settings.phones or bool(config.buttons.board) or bool(config.buttons.gpio)
         referee = Referee(game, outputs, private=settings.private,
                           settle_ms=settings.settle_ms,
                           confirm_with_clock=settings.clock_confirm, clock=clock,
-                          journal=journal)
-        yield Session(referee, Pump(referee, sensor, buttons), sensor, output, clock)
+                          journal=journal, promotion_default=not can_choose)
+        idle = [output.tick] if output is not None and clock is not None else []
+        yield Session(referee, Pump(referee, sensor, buttons, idle=idle), sensor, output, clock)
 
 
 def _open_hardware(stack: contextlib.ExitStack, game: Game, sensor: Sensor, rig: Rig | None,
@@ -277,8 +372,15 @@ def _open_hardware(stack: contextlib.ExitStack, game: Game, sensor: Sensor, rig:
     from hardware.leds.factory import open_player
 
     names = [game.variant.layout.name(sq) for sq in range(game.variant.layout.size)]
-    leds = open_player(settings.leds, config=config.leds, sink=sensor, rig=rig, squares=names)
+    spec = settings.leds
+    if spec == "auto":
+        spec = "board" if getattr(sensor, "supports_leds", False) else None
+        leds = None if spec is None else open_player(spec, config=config.leds, sink=sensor,
+                                                     squares=names)
+    else:
+        leds = open_player(spec, config=config.leds, sink=sensor, rig=rig, squares=names)
     output = HardwareOutput(game, leds, None, clock, on_shown)
     stack.callback(output.close)
-    output.display = open_display(settings.display, config=config.display)
+    if settings.display != "none":
+        output.display = open_display(settings.display, config=config.display)
     return output

@@ -93,6 +93,8 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
     """Referee a game from the sensor at ``url`` until its stream ends (or Ctrl-C), printing
     watch lines (and publishing the public game to a club ``hub``, docs/hub.md); returns the
     exit status. Shared by ``watch`` and ``run``."""
+    from referee.app.hub.link import HubLink, RefereeHubOutput
+
     journal = None
     publisher = None
     try:
@@ -100,7 +102,7 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
         if journal_path:
             journal, game = open_journal(journal_path, game)
         if hub:
-            publisher = _hub_publisher(hub, board, game)
+            publisher = RefereeHubOutput(HubLink(hub, board), game)
     except (RefereeError, BridgeError, OSError) as err:
         return fail(f"gravekeeper {command}", err)
     out = TextOutput(sys.stdout)
@@ -116,6 +118,8 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
         with open_session(url, game, settings, rig=rig, subscribers=subscribers, journal=journal,
                           sensor_options=options) as session:
             referee = session.referee
+            if publisher is not None:
+                publisher.start(referee)  # the hub's arbiter commands run on the referee
             referee.start()
             try:
                 session.pump.run()
@@ -132,45 +136,6 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
     if referee is not None:
         summary(referee, sys.stdout)
     return status
-
-
-class _HubOutput:
-    """A subscriber that publishes the game's public picture to the club hub after updates."""
-
-    def __init__(self, url: str, board: str, game: Game) -> None:
-        import time
-
-        from referee.app.hub.board import BoardPublisher
-        from referee.app.hub.schema import parse_mqtt_url
-
-        self.game = game
-        self.game_id = f"{board}-{int(time.time())}"
-        self.publisher = BoardPublisher(parse_mqtt_url(url), board)
-        self.publisher.start()
-        self(None)
-
-    def __call__(self, update: Update | None) -> None:
-        from referee.app.hub.board import public_game
-
-        status = "correction" if update is not None and update.kind in (
-            "problem", "correction") else "playing"
-        self.publisher.publish(public_game(self.game, game_id=self.game_id, status=status))
-
-    def close(self) -> None:
-        self.publisher.stop()
-
-
-def _hub_publisher(url: str, board: str | None, game: Game) -> _HubOutput:
-    """The hub link of ``--hub``; raises RefereeError for a bad URL or board id."""
-    import socket
-
-    from referee.app.hub.schema import HubError, check_board_id
-
-    try:
-        return _HubOutput(url, check_board_id(board or socket.gethostname().split(".")[0]),
-                          game)
-    except HubError as err:
-        raise RefereeError(str(err)) from None
 
 
 def summary(referee: Referee, out: TextIO) -> None:

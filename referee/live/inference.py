@@ -238,11 +238,17 @@ class MoveInference:
         hold_ms: how long a board that fits nothing is left unreported while a piece lifted
             in this turn is still in the hand (a move being made slowly).
         confirm_with_clock: recognise moves only when the mover presses its clock button.
+        promotion_default: when the board changes again while a promotion piece is asked for,
+            take the piece shown (the default; for boards where nobody can choose: no buttons,
+            no phone). False keeps waiting for the choice: hand movements meanwhile belong to
+            the next turn and are judged once the piece is chosen (``referee.app.runner``
+            waits whenever the rig has buttons; ``serve`` always, the phones can choose).
     """
 
     def __init__(self, variant: Variant[Any], state: State, *, sensed: Iterable[int] | None = None,
                  settle_ms: int = 150, provisional_ms: int = 1500, decision_ms: int = 6000,
-                 hold_ms: int = 1500, confirm_with_clock: bool = False) -> None:
+                 hold_ms: int = 1500, confirm_with_clock: bool = False,
+                 promotion_default: bool = True) -> None:
         self.variant = variant
         self.state = state
         self.sensed = frozenset(range(variant.layout.size) if sensed is None else sensed)
@@ -251,6 +257,7 @@ class MoveInference:
         self.decision_ms = decision_ms
         self.hold_ms = hold_ms
         self.confirm_with_clock = confirm_with_clock
+        self.promotion_default = promotion_default
         self.observed = self.expected_occupancy(state)
         self.letters: dict[int, str] = {}
         self._turn = _Turn()
@@ -279,15 +286,20 @@ class MoveInference:
         """The owner applied actions (or took one back): judge the board against ``state``."""
         self.state = state
 
-    def resync(self, state: State) -> list[Decision]:
+    def resync(self, state: State, fresh: bool = False) -> list[Decision]:
         """An action was made off the board (a burial, an assignment, an undo): what must the
-        players now change on the board to match ``state``?"""
+        players now change on the board to match ``state``? ``fresh``: the arbiter says the
+        board is set, so nothing the hands did before counts; every difference is asked for."""
         self.state = state
         self._promotion = None
         self._provisional = None
+        if fresh:
+            self._turn = _Turn()
+            self._in_problem = False
+            self._dirty = False
         # Hands may already be making the next move: keep what they did, and do not ask for
         # the squares they are handling.
-        return self._correction_needed(move_under_way=True)
+        return self._correction_needed(move_under_way=not fresh)
 
     # ------------------------------------------------------------------ input
 
@@ -369,8 +381,30 @@ class MoveInference:
             self._promotion = (options, (current + 1) % len(options), index)
             return [self._promotion_prompt()]
         if name == "confirm":
-            return self._accept(options[current])
+            return self._take_promotion(current)
         return []
+
+    def promotion_choose(self, piece: str) -> list[Decision]:
+        """Take the pending promotion's ``piece`` (a letter, either case; ``-`` or empty for
+        no promotion where that is allowed): chosen on a phone. Empty when none is pending or
+        ``piece`` is not offered."""
+        if self._promotion is None:
+            return []
+        options, _, index = self._promotion
+        wanted = "" if piece in ("", "-") else piece.lower()
+        for i, cand in enumerate(options):
+            if cand.actions[index].promo.lower() == wanted:
+                return self._take_promotion(i)
+        return []
+
+    def _take_promotion(self, chosen: int) -> list[Decision]:
+        """Accept the pending promotion's option ``chosen``; hand movements made while the
+        referee waited are the next turn's, judged now."""
+        assert self._promotion is not None
+        mark = self._promotion_mark
+        moved_on = len(self._turn.log) > mark
+        out = self._accept(self._promotion[0][chosen], since=mark)
+        return out + self._judge_again() if moved_on else out
 
     def die(self, face: str) -> list[Decision]:
         """A physical die was read: a roll, if rolling is legal now (after any held move)."""
@@ -415,7 +449,9 @@ class MoveInference:
                 # a bounce, a brushed square, or the rest of the move (the victim put in
                 # Hell): still waiting for the buttons
                 return []
-            # The game goes on without an answer: take the piece shown (the default first).
+            if not self.promotion_default:
+                return []  # wait for the choice; what the hands do now is the next turn
+            # Nobody can choose here and the game goes on: take the piece shown (the default).
             out = self._accept(self._promotion[0][self._promotion[1]], since=self._promotion_mark)
             return out + self._judge_again()
         if self._provisional is not None:

@@ -2,8 +2,9 @@
 
 A journal is a JSON-lines file. The first line is the game's header (variant, options, seed,
 start position if any); each further line is one applied action in canonical NOTATION.md text
-(or an adjudication). Every line is flushed and fsync'd before the referee goes on, so after a
-power cut the file holds every action that was announced. A last line cut short by the power
+(or an adjudication, or ``{"takeback": 1}``: the line before it was taken back by the arbiter).
+Every line is flushed and fsync'd before the referee goes on, so after a power cut the file
+holds every action that was announced. A last line cut short by the power
 cut is dropped when the journal is read (the action was never confirmed); anything else that is
 not a valid line is an error naming the line.
 
@@ -41,6 +42,11 @@ class Journal:
         else:
             line = {"action": played.text}
         self._append(line)
+
+    def take_back(self) -> None:
+        """Record that the last action was taken back (an arbiter's decision); reading the
+        journal undoes it again."""
+        self._append({"takeback": 1})
 
     def _append(self, data: dict[str, Any]) -> None:
         """Write one line durably.
@@ -149,7 +155,9 @@ _KINDS: dict[type, str] = {str: "a string", dict: "an object", int: "an integer"
 
 def _replay_line(game: Game, path: Path, number: int, entry: dict[str, Any]) -> None:
     try:
-        if "adjudicate" in entry:
+        if "takeback" in entry:
+            game.undo()
+        elif "adjudicate" in entry:
             game.adjudicate(_field(entry, "adjudicate", str),
                             _field(entry, "reason", str, "adjudicated"))
         else:

@@ -10,7 +10,10 @@ hardware.
 
 The public API (stable; extend it compatibly):
 
-* ``Referee(game, subscribers, private=..., settle_ms=..., clock=..., journal=...)``.
+* ``Referee(game, subscribers, private=..., settle_ms=..., clock=..., journal=...,
+  promotion_default=...)``; ``journal`` is any :class:`Recorder` (the journal file, ``serve``'s
+  game store): each action is written there before any subscriber hears of it, with the clock
+  already pressed, so the times kept are those after the move.
 * Input: :meth:`Referee.feed` (a sensor event, buttons included), :meth:`Referee.tick` (time
   passed, on the sensor's time base; polls the chess clock), :meth:`Referee.finish` (the
   stream ended), :meth:`Referee.private_action` (an off-board choice from a phone or a
@@ -19,6 +22,13 @@ The public API (stable; extend it compatibly):
   :meth:`Referee.subscribe` adds one later and returns a function that removes it. Update
   texts are public (secret choices appear as ``bury=(secret)``); ``state`` is the full state,
   secrets included, for subscribers that filter per viewer.
+* The arbiter and the players off the board: :meth:`Referee.take_back` (the last action,
+  recorder first), :meth:`Referee.board_set` (the arbiter says the pieces stand as the game
+  says: judge the board anew), :meth:`Referee.adjudicate` (a result from outside the board:
+  resignation, agreed draw, the arbiter), :meth:`Referee.pause` / :meth:`Referee.resume` /
+  :meth:`Referee.add_time` (the chess clock), :meth:`Referee.promote` (a promotion piece
+  chosen on a phone). Each is published as an :class:`Update` like everything else, so the
+  LEDs, the display and the pages follow whoever made the change.
 * Every public method takes the referee's lock, so a web thread may call
   :meth:`Referee.private_action` while the pump thread feeds events; subscribers run on the
   calling thread, under that lock (post to your own queue for slow work).
@@ -41,7 +51,6 @@ from referee.live.inference import (
     PromotionPending,
     Recognised,
 )
-from referee.live.journal import Journal
 from referee.rules import actions as A
 from referee.rules.actions import Action
 from referee.rules.errors import IllegalActionError, RefereeError
@@ -59,8 +68,12 @@ class Update:
 
     ``kind``: ``action`` (``played`` is set), ``problem``, ``correction``, ``good``,
     ``prompt`` (a choice the players must make: ``text`` says which; ``options`` lists a
-    promotion's pieces, the one selected first), ``link`` (sensor link state), ``ended`` (a
-    flag fell), ``note`` (anything else worth showing). ``state`` is the game state after it.
+    promotion's pieces, the one selected first; ``default`` is the piece taken when nobody can
+    choose, empty when the referee waits for the choice), ``link`` (sensor link state),
+    ``ended`` (a flag fell, a resignation, an arbiter's result: ``played`` is the
+    adjudication), ``takeback`` (``played`` is the action taken back), ``paused`` /
+    ``resumed`` (the clock, ``text`` the reason), ``clock`` (time added), ``note`` (anything
+    else worth showing). ``state`` is the game state after it.
     """
 
     kind: str
@@ -71,6 +84,7 @@ class Update:
     correction: Correction | None = None
     events: tuple[GameEvent, ...] = ()
     options: tuple[str, ...] = ()
+    default: str = ""
 
 
 Subscriber = Callable[[Update], None]
@@ -100,6 +114,17 @@ class GameClock(Protocol):
     def link_changed(self, state: str, last_heard: float | None = None) -> None: ...
     def stop(self) -> None: ...
     def poll(self) -> FlagLike | None: ...
+    def add_time(self, colour: int, seconds: float) -> None: ...
+    @property
+    def running(self) -> int | None: ...
+
+
+class Recorder(Protocol):
+    """Where applied actions are written before anyone hears of them (the journal file,
+    ``serve``'s game store). ``take_back`` forgets the last one written."""
+
+    def write(self, played: Played) -> None: ...
+    def take_back(self) -> None: ...
 
 
 @dataclass
@@ -124,14 +149,19 @@ class Referee:
         clock: a chess clock to drive (pressed when the turn passes, paused while the board is
             wrong or the sensor link is down); a fallen flag ends the game at the next tick.
         journal: where every applied action is written at once, so that a crash loses nothing
-            (``referee.live.journal``).
+            (``referee.live.journal``, or any :class:`Recorder`).
+        promotion_default: a promotion piece cannot be chosen here (no buttons, no phone):
+            take the first piece offered once play goes on, and say so in the prompt (the
+            default, for sensors alone). False waits for the choice however long play goes
+            on (buttons or a phone can make it).
         settle_ms, provisional_ms, confirm_with_clock: see :class:`MoveInference`.
     """
 
     def __init__(self, game: Game, subscribers: Sequence[Subscriber] = (), *,
                  private: Iterable[str] = (), settle_ms: int = 150,
                  provisional_ms: int = 1500, confirm_with_clock: bool = False,
-                 clock: GameClock | None = None, journal: Journal | None = None) -> None:
+                 clock: GameClock | None = None, journal: Recorder | None = None,
+                 promotion_default: bool = True) -> None:
         self.game = game
         self.clock = clock
         self.journal = journal
@@ -140,14 +170,15 @@ class Referee:
         self.stats = RefereeStats()
         self.inference = MoveInference(game.variant, game.state, settle_ms=settle_ms,
                                        provisional_ms=provisional_ms,
-                                       confirm_with_clock=confirm_with_clock)
+                                       confirm_with_clock=confirm_with_clock,
+                                       promotion_default=promotion_default)
+        self.promotion_default = promotion_default
         self._choice: tuple[list[Action], int] | None = None
         self._last_event_ms: int | None = None
         self._lock = threading.RLock()
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
         """Call ``subscriber`` with every later update; returns a function that stops it."""
-        """Start White's clock; announce any private choice the game waits for at once."""
         with self._lock:
             self.subscribers.append(subscriber)
 
@@ -210,11 +241,7 @@ class Referee:
             else:
                 result = "1/2-1/2"
                 reason += f"; {COLOUR_NAMES[opponent]} cannot mate"
-            played = self.game.adjudicate(result, reason)
-            self._record(played)
-            self.clock.stop()  # type: ignore[union-attr]
-            self._emit(Update("ended", f"{played.text} - {result}", self.game.state,
-                              played=played, events=played.events))
+            self._end(result, reason)
 
     def finish(self) -> None:
         """The sensor stream ended: judge the board as it stands now."""
@@ -241,8 +268,8 @@ class Referee:
             self._emit(Update("note", f"a private choice was refused: {reason}",
                               self.game.state))
             return None
+        self._drive_clock(played)  # first: the recorder keeps the times after the move
         self._record(played)
-        self._drive_clock(played)
         self.stats.actions += 1
         self._emit(Update("action", self._public(played), self.game.state, played=played,
                           events=played.events))
@@ -332,9 +359,16 @@ class Referee:
                     self.clock.resume(ILLEGAL_POSITION)
                 self._emit(Update("good", "the board matches the game again", self.game.state))
             elif isinstance(decision, PromotionPending):
-                options = " ".join(decision.options)
-                self._emit(Update("prompt", f"Promote to? {options} (confirm / back)",
-                                  self.game.state, options=decision.options))
+                options = " ".join(o or "-" for o in decision.options)
+                if self.promotion_default:
+                    default = decision.options[0] or "-"
+                    text = (f"Promote to? {options} (confirm / back; nobody can choose here: "
+                            f"{default} once play goes on)")
+                else:
+                    default = ""
+                    text = f"Promote to? {options} (confirm / back, or on the phone)"
+                self._emit(Update("prompt", text, self.game.state, options=decision.options,
+                                  default=default))
 
     def _apply(self, actions: tuple[Action, ...]) -> None:
         for action in actions:
@@ -347,8 +381,8 @@ class Referee:
             self._after_play(played)
 
     def _after_play(self, played: Played) -> None:
+        self._drive_clock(played)  # first: the recorder keeps the times after the move
         self._record(played)
-        self._drive_clock(played)
         self.stats.actions += 1
         self.inference.set_state(self.game.state)
         self._emit(Update("action", self._public(played), self.game.state, played=played,
@@ -409,11 +443,109 @@ class Referee:
             subscriber(update)
 
     def start(self) -> None:
+        """Start the clock of the side to move (White in a new game; in a resumed game whoever
+        is to move, with no increment given); announce any private choice the game waits for."""
         with self._lock:
             self._start_locked()
 
     def _start_locked(self) -> None:
         # (under the lock)
-        if self.clock is not None:
-            self.clock.start(WHITE)
+        if self.clock is not None and self.game.outcome.result == "*":
+            self.clock.start(self.game.state.turn)
         self._offer_private()
+
+    # ------------------------------------------------------------------ arbiter, players
+
+    def take_back(self) -> Played:
+        """Take back the last action (an adjudication too, which reopens the game).
+
+        The recorder forgets it first; then the game, the clock (the side to move again runs;
+        a game reopened runs again) and the expected board follow, and subscribers hear a
+        ``takeback`` update, then what must change on the board (a ``correction``).
+
+        Raises:
+            IllegalActionError: nothing to take back. RecordError: the recorder failed.
+        """
+        with self._lock:
+            if not self.game.played:
+                raise IllegalActionError("takeback", "nothing to take back")
+            if self.journal is not None:
+                self.journal.take_back()
+            was_over = self.game.outcome.result != "*"
+            undone = self.game.undo()
+            self._choice = None
+            turn = self.game.state.turn
+            if self.clock is not None and self.game.outcome.result == "*" and (
+                    was_over or self.clock.running != turn):
+                self.clock.start(turn)
+            self.stats.actions = max(0, self.stats.actions - 1)
+            self._emit(Update("takeback", f"took back {self._public(undone)}", self.game.state,
+                              played=undone))
+            self._handle(self.inference.resync(self.game.state))
+            self._offer_private()
+            return undone
+
+    def board_set(self) -> None:
+        """The arbiter says the pieces stand as the game says: a stopped clock runs again
+        and the board is judged anew against the game (what still differs comes back as a
+        ``correction``)."""
+        with self._lock:
+            if self.clock is not None:
+                self.clock.resume(ILLEGAL_POSITION)
+            self._emit(Update("good", "the arbiter says the board is set", self.game.state))
+            self._handle(self.inference.resync(self.game.state, fresh=True))
+
+    def adjudicate(self, result: str, reason: str) -> Played:
+        """End the game from outside the board (resignation, agreed draw, the arbiter).
+
+        Raises:
+            IllegalActionError: the game is over already, or ``result`` is not a result.
+        """
+        with self._lock:
+            return self._end(result, reason)
+
+    def _end(self, result: str, reason: str) -> Played:
+        played = self.game.adjudicate(result, reason)
+        if self.clock is not None:
+            self.clock.stop()
+        self._record(played)
+        self._emit(Update("ended", f"{played.text} - {result}", self.game.state,
+                          played=played, events=played.events))
+        return played
+
+    def pause(self, reason: str = "arbiter") -> None:
+        """Stop the clock for ``reason`` (an arbiter's pause) until :meth:`resume`."""
+        with self._lock:
+            if self.clock is not None:
+                self.clock.pause(reason)
+            self._emit(Update("paused", reason, self.game.state))
+
+    def resume(self, reason: str = "arbiter") -> None:
+        """Lift the pause ``reason``."""
+        with self._lock:
+            if self.clock is not None:
+                self.clock.resume(reason)
+            self._emit(Update("resumed", reason, self.game.state))
+
+    def add_time(self, colour: int, seconds: float) -> None:
+        """Give ``colour`` more time (an arbiter's decision).
+
+        Raises:
+            ValueError: no clock, or ``seconds`` is not positive.
+        """
+        with self._lock:
+            if self.clock is None:
+                raise ValueError("this game has no clock")
+            self.clock.add_time(colour, seconds)
+            self._emit(Update("clock", f"{seconds:g} s more for {COLOUR_NAMES[colour]}",
+                              self.game.state))
+
+    def promote(self, piece: str) -> bool:
+        """Choose the piece of the promotion the referee waits for (``q``, ``n``...; from a
+        phone). False when no promotion waits or ``piece`` is not one of its options."""
+        with self._lock:
+            decisions = self.inference.promotion_choose(piece)
+            if not decisions:
+                return False
+            self._handle(decisions)
+            return True

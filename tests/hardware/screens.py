@@ -11,6 +11,17 @@ from referee.rules.pieces import BLACK, WHITE
 RUNNING: Final = ClockFace(299.4, 300.0, running=WHITE)
 LOW: Final = ClockFace(12.34, 185.0, running=WHITE)
 
+#: A version-3 QR code (29 modules) of an upper-case join URL, as serve draws it.
+JOIN_URL: Final = "HTTP://192.168.1.20:8443/P/MFRGGZDFMZTWQ2LKNNWG23TPOBYXE43U"
+
+
+def _qr(text: str) -> tuple[str, ...]:
+    import segno
+
+    qr = segno.make(text, error="l", micro=False, boost_error=False)
+    return tuple("".join("1" if m else "0" for m in row) for row in qr.matrix)
+
+
 SCREENS: Final[dict[str, Screen]] = {
     "turn-white": S.turn(WHITE, RUNNING, "e2-e4"),
     "turn-black-long": S.turn(BLACK, ClockFace(5400.0, 3725.0, running=BLACK)),
@@ -32,4 +43,5 @@ SCREENS: Final[dict[str, Screen]] = {
     "game-over-flag": S.game_over("1-0", "Black's flag fell",
                                   ClockFace(4.2, 0.0, flagged=BLACK)),
     "game-over-draw": S.game_over("1/2-1/2", "Stalemate"),
+    "code-join-white": S.code("White", _qr(JOIN_URL), ("scan to", "play"), WHITE),
 }

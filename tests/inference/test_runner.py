@@ -172,3 +172,29 @@ def test_watch_drives_the_rig_hardware_and_says_so_when_it_cannot(
     assert main(["watch", f"replay://{events}", "--rig", "standard"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("rig_text", "waits"), [
+    ('[buttons]\nconfirm = 2\nback = 3\n', True),          # the board's buttons choose
+    ('', False),                                            # nobody can choose: the default
+])
+def test_a_promotion_waits_when_the_rig_has_buttons(rig_text: str, waits: bool) -> None:
+    rig = parse_rig(f'name = "standard"\n[[module]]\nname = "main"\n{rig_text}'
+                    '[leds]\nkind = "mock"\n[display]\nkind = "dummy"\n', source="test-rig")
+    game = Game("standard")
+    with open_session("sim://", game, SessionSettings(), rig=rig) as session:
+        assert session.referee.promotion_default is not waits
+        assert session.referee.inference.promotion_default is not waits
+    phones = SessionSettings(phones=True, leds="mock", display="dummy")
+    with open_session("sim://", Game("standard"), phones) as session:
+        assert session.referee.promotion_default is False  # serve: the phones choose
+
+
+def test_nobody_to_choose_a_promotion_is_said_on_the_display() -> None:
+    game = Game("standard")
+    display = Shown()
+    output = HardwareOutput(game, None, display)
+    output(Update("prompt", "Promote to? Q R B N", game.state, options=("Q", "R", "B", "N"),
+                  default="Q"))
+    screen = display.shown[-1]
+    assert "no buttons" in screen.lines[0] and screen.options == ("Q",)

@@ -92,6 +92,9 @@ def start_serve(sim: SimulatedBoard, variant: str, data: Path, *extra: str) -> t
     """Start ``gravekeeper serve`` on ``sim`` and read its four page lines."""
     args = [sys.executable, "-c", "from referee.app.cli import main; raise SystemExit(main())",
             "serve", f"serial://{sim.port_path}", "--variant", variant, "--rig", variant,
+            # the built-in rig names WS2812 LEDs and an SSD1306, which this machine lacks:
+            # the simulated board's own LEDs and luma's dummy display stand in for them
+            "--leds", "board", "--display", "dummy",
             "--data", str(data), "--host", "127.0.0.1", "--port", "0", "--http", *extra]
     return (*launch(args), args)  # type: ignore[return-value]
 

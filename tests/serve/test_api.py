@@ -74,6 +74,10 @@ def test_bad_requests_are_refused_and_change_nothing(served: tuple[Any, dict[str
         (json.dumps({"token": arbiter, "op": "explode"}).encode(), 400),
         (json.dumps({"token": arbiter, "op": "adjudicate", "result": "2-0"}).encode(), 400),
         (json.dumps({"token": arbiter, "op": "takeback"}).encode(), 409),  # nothing to take
+        (json.dumps({"token": arbiter, "op": "show_qr"}).encode(), 409),   # no display
+        (json.dumps({"token": white, "op": "names", "white": "Me"}).encode(), 403),
+        (json.dumps({"token": white, "op": "promote", "piece": "q"}).encode(), 409),
+        (json.dumps({"token": white, "op": "promote", "piece": 5}).encode(), 400),
     ]
     for body, code in cases:
         status, text = _request(api, body)
@@ -248,3 +252,71 @@ def test_a_virtual_die_roll_from_the_player_page(tmp_path: Path) -> None:
         game = json.loads(_request(served.base + "/api/game")[1])
         assert len(game["moves"]) == 1 and game["moves"][0].startswith("roll=")
         assert game["sides"] == ["white"] and game["plies"][0]["actor"] == "white"
+
+
+def test_restart_keeps_the_clock_right_and_the_arbiter_names_the_players(tmp_path: Path) -> None:
+    """After a kill -9 with Black to move: Black's time runs, White's increment is not given
+    twice; an arbiter's pause outlives a restart; a result taken back runs the clock again."""
+    import os
+    import signal
+
+    from tests.serve.harness import restart, serving
+
+    def game(base: str) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(_request(base + "/api/game")[1])
+        return data
+
+    with serving("standard", tmp_path, "--clock", "5+3") as served:
+        arbiter = served.token("arbiter")
+
+        def command(**body: Any) -> int:
+            return _request(served.base + "/api/command",
+                            json.dumps({"token": arbiter, **body}).encode())[0]
+
+        served.play("e2e4")
+        before = game(served.base)["clock"]
+        assert before["running"] == "black" and 300.0 < before["white"] < 303.0  # +3 s
+        assert command(op="names", white="Ada Lovelace", black="Alan Turing") == 200
+        assert command(op="names", white="x" * 41) == 400
+        assert command(op="names", black="") == 400
+        port = int(served.urls["spectator"].rsplit(":", 1)[1].strip("/"))
+        os.kill(served.proc.pid, signal.SIGKILL)
+        served.proc.wait()
+        restart(served, port)
+        after = game(served.base)
+        assert after["clock"]["running"] == "black"
+        assert after["clock"]["white"] == pytest.approx(before["white"], abs=0.05)
+        assert after["players"] == {"white": "Ada Lovelace", "black": "Alan Turing"}
+        pgn = _request(served.base + "/api/game.pgn")[1]
+        assert '[White "Ada Lovelace"]' in pgn and '[Black "Alan Turing"]' in pgn
+        assert command(op="pause") == 200
+        os.kill(served.proc.pid, signal.SIGKILL)
+        served.proc.wait()
+        restart(served, port)
+        paused = game(served.base)
+        assert paused["clock"]["paused"] == ["arbiter"] and paused["paused"] is True
+        assert command(op="resume") == 200
+        assert command(op="adjudicate", result="0-1", reason="arbiter's decision") == 200
+        assert game(served.base)["clock"]["running"] is None
+        assert command(op="takeback") == 200
+        reopened = game(served.base)
+        assert reopened["result"] == "*" and reopened["clock"]["running"] == "black"
+        assert reopened["moves"] == ["e2e4"]
+
+
+def test_a_rig_whose_leds_are_not_here_is_said_once_and_serve_goes_on(tmp_path: Path) -> None:
+    """The built-in rig names WS2812 LEDs and an SSD1306: a machine without them still
+    serves, with one line saying so (watch stops instead); named by --leds it is an error."""
+    args = [*CLI, "sim://?variant=standard", "--rig", "standard", "--data", str(tmp_path),
+            "--host", "127.0.0.1", "--port", "0", "--http"]
+    proc, urls = launch(args)
+    try:
+        status, text = _request(urls["spectator"] + "api/game")
+        assert status == 200 and json.loads(text)["variant"] == "standard"
+    finally:
+        code, err = stop(proc)
+    assert code == 0 and err.count("going on with the sensor board's own LEDs") == 1, err
+    result = subprocess.run([*args, "--leds", "ws281x"], capture_output=True, text=True,
+                            timeout=30)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "ws281x" in \
+        result.stderr

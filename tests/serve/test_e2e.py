@@ -153,3 +153,44 @@ def _screenshots(browser: object, urls: dict[str, str]) -> None:
             wait_text(watched, "#moves", "g8f6")
             watched.page.screenshot(path=str(DOCS / f"{role}-{size}.png"), full_page=True)
             watched.page.context.close()
+
+
+def test_a_promotion_is_chosen_on_the_phone(tmp_path: Path) -> None:
+    """A reed board cannot tell the piece: the referee waits (however long), White's page
+    offers the pieces, the choice reaches the referee; Black's page and the spectators never
+    get the offer, only the move once it is made."""
+    from referee.live.physical import physical_steps
+
+    opening = ("a2a4", "b7b5", "a4b5", "a7a6", "b5a6", "c8b7", "a6a7", "h7h6")
+    with serving("standard", tmp_path) as served, chromium() as browser:
+        white = open_page(browser, served.urls["white"], (390, 844))
+        black = open_page(browser, served.urls["black"])
+        spectator = open_page(browser, served.urls["spectator"])
+        names = json.dumps({"token": served.token("arbiter"), "op": "names",
+                            "white": "Ada", "black": "Alan"}).encode()
+        urllib.request.urlopen(urllib.request.Request(served.base + "/api/command", names,
+                                                      method="POST"), timeout=5).close()
+        wait_text(spectator, "#players", "Ada – Alan")
+        for text in opening:
+            served.play(text)
+        truth, name = served.truth, served.truth.variant.layout.name
+        before = truth.state
+        action = truth.parse("a7b8n")
+        for step in physical_steps(truth.variant, before, [action], served.rng):
+            (served.sim.lift if step.kind == "lift" else served.sim.place)(name(step.square))
+        page = white.page
+        page.wait_for_selector("#promotion-box:not([hidden]) [data-piece='N']")
+        assert page.locator("#promotion [data-piece]").count() == 4
+        assert black.page.locator("#promotion-box").is_hidden()
+        wait_text(spectator, "#status", "Promote to?")
+        page.click("#promotion [data-piece='N']")
+        truth.play(action)
+        served.wait_moves()
+        for watched in (white, black, spectator):
+            wait_text(watched, "#moves", "a7b8n")
+        assert page.locator("#promotion-box").is_hidden()
+        served.play("h6h5")
+        wait_text(spectator, "#moves", "h6h5")
+        for watched in (black, spectator):
+            frames = [json.loads(f) for f in watched.frames if f.startswith("{")]
+            assert all(not f.get("promotion") for f in frames)  # the offer was White's

@@ -2,16 +2,27 @@
 
 Why it prints the four page lines first and exactly: scripts, the systemd journal and the
 tests read them to find the pages. The player and arbiter URLs carry unguessable tokens
-(``secrets.token_urlsafe``) kept in the data directory, so that a restart (after a crash or a
-power cut) gives the same URLs and the phones' open pages reconnect by themselves. HTTPS is the
-default because phones refuse some APIs on plain HTTP; the self-signed certificate is made on
-the first run and kept in the data directory too.
+(160 random bits, upper-case base32 so that a QR code of the page fits the board's small
+display, :mod:`referee.app.serve.joincodes`) kept in the data directory, so that a restart
+(after a crash or a power cut) gives the same URLs and the phones' open pages reconnect by
+themselves. HTTPS is the default because phones refuse some APIs on plain HTTP; the
+self-signed certificate is made on the first run and kept in the data directory too.
+
+The game runs on the shared live session (:func:`referee.app.runner.open_session`), so
+``serve --rig FILE`` drives the rig's LEDs, display, buttons and clock exactly as ``watch
+--rig`` does; without a rig, the sensor board's own LEDs when it has some, and no display.
+One difference, because ``serve`` is a service started at boot: when the rig's LED chain or
+display cannot be opened on this machine (not given by ``--leds`` / ``--display``), it says so
+in one line on stderr and goes on with the board's own LEDs and no display, where ``watch``
+stops. The game store is the referee's recorder.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import contextlib
 import dataclasses
 import json
 import os
@@ -21,9 +32,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_bridge import open_sensor
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.rig import load_rig
+from hardware.errors import BackendUnavailable, DeviceNotFound, HardwareError
 from referee.app.listen import ListenError, bind_socket, ensure_certificate, public_host
 from referee.rules.errors import RefereeError
 from referee.rules.variants import make_variant
@@ -41,7 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("url", help="sensor URL: sim://..., serial://..., dgt://..., replay://...")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--options", help="variant options as a JSON object")
-    parser.add_argument("--rig", help="rig file (TOML) or built-in rig name")
+    parser.add_argument("--rig", help="rig file (TOML) or built-in rig name: maps the board to "
+                        "squares and names the LEDs, display and buttons to drive")
+    parser.add_argument("--leds", help="LED backend instead of the rig's (e.g. board, mock)")
+    parser.add_argument("--display", help="display instead of the rig's (e.g. dummy, none)")
     parser.add_argument("--clock", help="time control, e.g. 5+3 (minutes + seconds)")
     parser.add_argument("--data", default="gravekeeper-data",
                         help="directory for the game store, tokens and certificate")
@@ -63,7 +77,8 @@ def serve_main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
         return _serve(args)
-    except (ServeError, ListenError, RefereeError, BridgeError, OSError, ValueError) as err:
+    except (ServeError, ListenError, RefereeError, BridgeError, HardwareError, OSError,
+            ValueError) as err:
         sys.stderr.write(f"gravekeeper serve: {err}\n")
         return 2
 
@@ -73,7 +88,10 @@ def _serve(args: argparse.Namespace) -> int:
 
     from hardware.clock import ChessClock, TimeControl
     from referee.app.cli import _options
-    from referee.app.serve.live import LiveGame
+    from referee.app.hub.link import status_of
+    from referee.app.runner import SessionSettings, open_session
+    from referee.app.serve.joincodes import JoinCodes
+    from referee.app.serve.live import LiveGame, StoreRecorder
     from referee.app.serve.store import GameStore
     from referee.app.serve.web import Hub, build_app
 
@@ -105,59 +123,85 @@ def _serve(args: argparse.Namespace) -> int:
         ssl = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
     urls = page_urls("http" if args.http else "https", public_host(args.host),
                      sock.getsockname()[1], tokens)
-    link = _hub_link(args, urls)
-    sensor = open_sensor(args.url, rig=rig)
+    link = _hub_link(args, urls, stored.id)
+    settings = SessionSettings(
+        variant=variant.name, options=variant.options, seed=stored.seed,
+        settle_ms=args.settle, time_control=args.clock, hardware=True,
+        leds=args.leds or (None if rig else "auto"),
+        display=args.display or (None if rig else "none"), phones=True)
+    game = store.replay(stored)
     hub = Hub()
 
     def publish(views: dict[str, str]) -> None:
         hub.publish_threadsafe(views)
+        if link is not None and live is not None:
+            situation = live.situation
+            link.publish(live.game, status_of(situation.status_kind, situation.paused),
+                         clock=situation.clock, players=situation.players)
+
+    live: LiveGame | None = None
+    with contextlib.ExitStack() as stack:
+        stack.callback(store.close)
         if link is not None:
-            link.update()
+            stack.callback(link.close)
 
-    live = LiveGame(store, stored, sensor, publish, clock=clock, settle_ms=args.settle)
-    if link is not None:
-        link.attach(live)
-    app = build_app(live, hub, tokens)
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on",
-                            timeout_graceful_shutdown=2, ws_max_size=65536, **ssl)
-    server = uvicorn.Server(config)
+        def clock_times() -> tuple[float, float] | None:
+            return None if live is None else live.clock_times()
 
-    # A stop request at any moment from here on ends the service cleanly (status 0): before
-    # uvicorn runs it is remembered; uvicorn re-raises the signal it caught once it has shut
-    # down, and this handler makes that harmless too.
-    def stop_request(signum: int, frame: object) -> None:
-        server.should_exit = True
+        recorder = StoreRecorder(store, stored.id, clock_times)
+        try:
+            session = stack.enter_context(open_session(args.url, game, settings, rig=rig,
+                                                       clock=clock, journal=recorder))
+        except (BackendUnavailable, DeviceNotFound) as err:
+            if args.leds or args.display:
+                raise  # asked for by name: that is an error
+            # A service goes on with what it has (the pages are its main output) rather than
+            # fail at every boot because the rig's LED chain or display is not there.
+            sys.stderr.write(f"gravekeeper serve: {err}; going on with the sensor board's "
+                             "own LEDs (if any) and no display\n")
+            settings = dataclasses.replace(settings, leds="auto", display="none")
+            session = stack.enter_context(open_session(args.url, game, settings, rig=rig,
+                                                       clock=clock, journal=recorder))
+        output = session.output
+        codes = None
+        if output is not None and output.display is not None and \
+                not getattr(output.display, "character", False):  # a text LCD shows no code
+            codes = JoinCodes(output, urls, game)
+        live = LiveGame(store, stored, session, publish, codes)
+        if link is not None:
+            link.start(live.hub_command)  # the hub's arbiter runs like the arbiter page
+        app = build_app(live, hub, tokens)
+        config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio",
+                                lifespan="on", timeout_graceful_shutdown=2, ws_max_size=65536,
+                                **ssl)
+        server = uvicorn.Server(config)
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, stop_request)
-    for role, url in urls.items():
-        sys.stdout.write(f"{role}: {url}\n")
-    sys.stdout.flush()
-    if args.qr == "yes" or (args.qr == "auto" and sys.stderr.isatty()):
-        print_qr(urls, sys.stderr)
-    try:
+        # A stop request at any moment from here on ends the service cleanly (status 0):
+        # before uvicorn runs it is remembered; uvicorn re-raises the signal it caught once
+        # it has shut down, and this handler makes that harmless too.
+        def stop_request(signum: int, frame: object) -> None:
+            server.should_exit = True
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, stop_request)
+        for role, url in urls.items():
+            sys.stdout.write(f"{role}: {url}\n")
+        sys.stdout.flush()
+        if args.qr == "yes" or (args.qr == "auto" and sys.stderr.isatty()):
+            print_qr(urls, sys.stderr)
         asyncio.run(server.serve(sockets=[sock]))
-    finally:
-        if link is not None:
-            link.close()
-        sensor.close()
-        store.close()
     return 0
 
 
-def _hub_link(args: argparse.Namespace, urls: dict[str, str]) -> Any:
+def _hub_link(args: argparse.Namespace, urls: dict[str, str], game_id: int) -> Any:
     """The club hub link of ``--hub`` (checked before anything starts), or None."""
     if not args.hub:
         return None
-    import socket
+    from referee.app.hub.link import HubLink
 
-    from referee.app.hub.schema import HubError, check_board_id
-    from referee.app.serve.hublink import HubLink
-
-    board = args.board or socket.gethostname().split(".")[0]
     try:
-        return HubLink(args.hub, check_board_id(board), urls)
-    except HubError as err:
+        return HubLink(args.hub, args.board, str(game_id), urls=urls, say=_say_hub)
+    except RefereeError as err:
         raise ServeError(str(err)) from None
 
 
@@ -171,13 +215,18 @@ def load_tokens(path: Path) -> dict[str, str]:
         if isinstance(tokens, dict) and all(isinstance(tokens.get(r), str) for r in ROLES):
             return {r: str(tokens[r]) for r in ROLES}
         raise ServeError(f"{path}: not a tokens file (delete it to make new pages)")
-    tokens = {role: secrets.token_urlsafe(24) for role in ROLES}
+    tokens = {role: new_token() for role in ROLES}
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         json.dump(tokens, handle)
         handle.flush()
         os.fsync(handle.fileno())
     return tokens
+
+
+def new_token() -> str:
+    """160 random bits as 32 upper-case base32 characters (QR alphanumeric mode)."""
+    return base64.b32encode(secrets.token_bytes(20)).decode("ascii")
 
 
 def page_urls(scheme: str, host: str, port: int, tokens: dict[str, str]) -> dict[str, str]:
@@ -199,3 +248,9 @@ def print_qr(urls: dict[str, str], out: TextIO) -> None:
         out.write(f"{role} page:\n")
         segno.make(urls[role], error="l").terminal(out=out, compact=True)
     out.flush()
+
+
+def _say_hub(line: str) -> None:
+    """A hub connection problem, once per outage, on serve's stderr."""
+    sys.stderr.write(f"gravekeeper serve: {line}\n")
+    sys.stderr.flush()

@@ -51,6 +51,12 @@ CREATE TABLE IF NOT EXISTS players (
     name TEXT NOT NULL,
     PRIMARY KEY (game_id, colour)
 );
+CREATE TABLE IF NOT EXISTS flags (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (game_id, name)
+);
 """
 
 
@@ -125,6 +131,24 @@ class GameStore:
         rows = self.db.execute("SELECT colour, name FROM players WHERE game_id = ?",
                                (game_id,)).fetchall()
         return {str(c): str(n) for c, n in rows}
+
+    def set_player(self, game_id: int, colour: str, name: str) -> None:
+        """Name the player of ``colour`` (``white`` or ``black``)."""
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO players (game_id, colour, name) "
+                            "VALUES (?, ?, ?)", (game_id, colour, name))
+
+    def paused(self, game_id: int) -> bool:
+        """Whether the arbiter paused the game's clock (kept across a restart)."""
+        row = self.db.execute("SELECT value FROM flags WHERE game_id = ? AND name = 'paused'",
+                              (game_id,)).fetchone()
+        return row is not None and row[0] == "1"
+
+    def set_paused(self, game_id: int, paused: bool) -> None:
+        """Keep the arbiter's pause (or its end)."""
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO flags (game_id, name, value) "
+                            "VALUES (?, 'paused', ?)", (game_id, "1" if paused else "0"))
 
     # ------------------------------------------------------------------ actions
 

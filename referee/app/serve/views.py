@@ -43,6 +43,7 @@ class Situation:
     paused: bool = False
     clock: dict[str, Any] | None = None
     game_id: int = 0
+    players: dict[str, str] = field(default_factory=dict)  # colour -> name
     link: str = ""
     at: float = 0.0  # wall-clock time of the snapshot (latency measurements)
 
@@ -108,6 +109,8 @@ def build_view(game: Game, audience: str, situation: Situation, seq: int) -> dic
         "status": {"kind": situation.status_kind, "text": situation.status_text},
         "clock": situation.clock, "paused": situation.paused,
         "draw_offer": situation.draw_offer, "link": situation.link, "at": situation.at,
+        "players": {"white": situation.players.get("white", "White"),
+                    "black": situation.players.get("black", "Black")},
     }
     if viewer is not None:
         out["choices"] = choices_for(game, viewer)

@@ -165,6 +165,7 @@ def build_app(live: LiveGame, hub: Hub, tokens: dict[str, str]) -> Starlette:
 
     routes = [
         Route("/", index), Route("/p/{token}", token_page), Route("/a/{token}", token_page),
+        Route("/P/{token}", token_page),  # the upper-case form of the display's QR codes
         Route("/static/{name}", static), Route("/api/game", api_game),
         Route("/api/game.pgn", api_pgn), Route("/api/command", api_command, methods=["POST"]),
         WebSocketRoute("/ws", websocket),

@@ -5,7 +5,7 @@
 
 const parts = location.pathname.split("/").filter(Boolean);
 const TOKEN = parts.length === 2 ? parts[1] : "";
-const KIND = parts[0] === "p" ? "player" : parts[0] === "a" ? "arbiter" : "spectator";
+const KIND = (parts[0] || "").toLowerCase() === "p" ? "player" : parts[0] === "a" ? "arbiter" : "spectator";
 const GLYPH = {K: "\u265A", Q: "\u265B", R: "\u265C", B: "\u265D", N: "\u265E", P: "\u265F"};
 const MARK = {tombstones: "\u271D", zombies: "Z", promoted: "\u2191", captured_this_life: "\u00D7",
               unmoved_zombies: "z", waiting_promotion: "?", my_burials: "\u26B0"};
@@ -187,6 +187,10 @@ function draw(s) {
   }
   ol.scrollTop = ol.scrollHeight;
   $("clocks").hidden = !s.clock;
+  const names = s.players || {white: "White", black: "Black"};
+  $("players").textContent = `${names.white} – ${names.black}`;
+  $("clock-white").querySelector("span").textContent = names.white;
+  $("clock-black").querySelector("span").textContent = names.black;
   secrets(v);
   if (role === "white" || role === "black") player(s);
   if (role === "arbiter") {
@@ -235,6 +239,18 @@ function player(s) {
       box.append(b);
     }
   }
+  const promo = $("promotion");
+  promo.textContent = "";
+  const pieces = s.promotion || [];
+  $("promotion-box").hidden = pieces.length === 0;
+  for (const p of pieces) {
+    const b = document.createElement("button");
+    b.className = "choice";
+    b.dataset.piece = p;
+    b.textContent = p === "-" ? "no promotion" : (GLYPH[p.toUpperCase()] || "") + " " + p.toUpperCase();
+    b.onclick = () => send({op: "promote", piece: p});
+    promo.append(b);
+  }
   const mine = s.to_act === role && s.result === "*";
   $("buttons-box").hidden = !(mine && s.status && s.status.kind === "prompt" && choices.length === 0);
   const offer = s.draw_offer;
@@ -278,6 +294,7 @@ document.querySelectorAll("[data-op]").forEach((b) => b.onclick = () => {
 $("draw").onclick = () => send({op: "draw"});
 $("resign").onclick = () => { if (confirm("Resign this game?")) send({op: "resign"}); };
 $("add-time").onclick = () => send({op: "add_time", colour: $("time-colour").value, seconds: Number($("time-seconds").value)});
+$("set-names").onclick = () => send({op: "names", white: $("name-white").value, black: $("name-black").value});
 $("adjudicate").onclick = () => { if (confirm("End the game with " + $("adj-result").value + "?")) send({op: "adjudicate", result: $("adj-result").value}); };
 setInterval(tickClock, 200);
 connect();
