@@ -24,6 +24,7 @@ from typing import Any, TextIO
 from firmware_bridge import open_sensor
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.rig import load_rig
+from firmware_bridge.sensor import Sensor
 from referee.app.listen import ListenError, bind_socket, ensure_certificate, public_host
 from referee.rules.errors import RefereeError
 from referee.rules.variants import make_variant
@@ -38,7 +39,8 @@ class ServeError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``gravekeeper serve``."""
     parser = argparse.ArgumentParser(prog="gravekeeper serve")
-    parser.add_argument("url", help="sensor URL: sim://..., serial://..., dgt://..., replay://...")
+    parser.add_argument("url", help="sensor URL: sim://..., serial://..., dgt://..., replay://..., "
+                        "phone:// (the /camera page)")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--options", help="variant options as a JSON object")
     parser.add_argument("--rig", help="rig file (TOML) or built-in rig name")
@@ -106,7 +108,14 @@ def _serve(args: argparse.Namespace) -> int:
     urls = page_urls("http" if args.http else "https", public_host(args.host),
                      sock.getsockname()[1], tokens)
     link = _hub_link(args, urls)
-    sensor = open_sensor(args.url, rig=rig)
+    camera = None  # phone:// (issue 14): the /camera page's frames are the sensor
+    if args.url.startswith("phone://"):
+        from referee.app.serve.camera_page import open_camera_page
+
+        camera = open_camera_page(args.url, store.replay(stored), data / "tokens.json")
+        sensor: Sensor = camera.sensor
+    else:
+        sensor = open_sensor(args.url, rig=rig)
     hub = Hub()
 
     def publish(views: dict[str, str]) -> None:
@@ -118,8 +127,11 @@ def _serve(args: argparse.Namespace) -> int:
     if link is not None:
         link.attach(live)
     app = build_app(live, hub, tokens)
+    if camera is not None:  # phone://: the /camera page and its WebSocket
+        camera.mount(app, lambda: hub.latest.get("spectator"))
     config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", lifespan="on",
-                            timeout_graceful_shutdown=2, ws_max_size=65536, **ssl)
+                            timeout_graceful_shutdown=2,
+                            ws_max_size=65536 if camera is None else camera.ws_max_size, **ssl)
     server = uvicorn.Server(config)
 
     # A stop request at any moment from here on ends the service cleanly (status 0): before
@@ -132,6 +144,8 @@ def _serve(args: argparse.Namespace) -> int:
         signal.signal(sig, stop_request)
     for role, url in urls.items():
         sys.stdout.write(f"{role}: {url}\n")
+    if camera is not None:  # phone://: a fifth line, after the four stable ones
+        sys.stdout.write(f"camera: {camera.url(urls['spectator'])}\n")
     sys.stdout.flush()
     if args.qr == "yes" or (args.qr == "auto" and sys.stderr.isatty()):
         print_qr(urls, sys.stderr)
