@@ -316,8 +316,13 @@ class PhoneSensor(CameraSensor):
                 continue
             if frame is None:
                 return
-            if not self._judge(frame):
-                return
+            try:
+                if not self._judge(frame):
+                    return
+            except Exception as err:  # noqa: BLE001 - one bad frame must not stop the camera
+                with self._lock:
+                    self._reset = True  # start the tracker afresh on the next frame
+                    self._state = self._make_state(detail=f"frame not followed: {err}")
 
     def _judge(self, frame: Frame) -> bool:
         """Follow the board on one frame; False when the sensor was closed meanwhile."""

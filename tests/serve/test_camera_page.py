@@ -30,6 +30,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from referee.app.serve.camera_page import camera_token
+from referee.app.serve.main import load_tokens
 from tests.serve.harness import CHROMIUM, CHROMIUM_ARGS, launch, stop
 from tests.vision.conftest import VIDEO
 from tests.vision.variations import video_frames
@@ -70,8 +72,9 @@ def _get(url: str) -> Any:
 
 
 @contextmanager
-def serving_phone(data: Path, url: str, *extra: str) -> Iterator[dict[str, str]]:
-    """``serve URL`` (HTTPS, the default) and its five page lines."""
+def serving_phone(data: Path, url: str, *extra: str, log: list[str] | None = None
+                  ) -> Iterator[dict[str, str]]:
+    """``serve URL`` (HTTPS, the default) and its five page lines (``log``: gets its stderr)."""
     args = [sys.executable, "-c", "from referee.app.cli import main; raise SystemExit(main())",
             "serve", url, "--variant", "standard", "--data", str(data),
             "--host", "127.0.0.1", "--port", "0", *extra]
@@ -85,7 +88,9 @@ def serving_phone(data: Path, url: str, *extra: str) -> Iterator[dict[str, str]]
         assert proc.poll() is None, "serve ended"
     finally:
         code, errors = stop(proc)
-        assert "Traceback" not in errors, errors
+        if log is not None:
+            log.append(errors)
+        assert code == 0 and "Traceback" not in errors, errors
 
 
 @contextmanager
@@ -244,7 +249,8 @@ def test_camera_socket_refuses_bad_frames_and_other_tokens(tmp_path: Path) -> No
 
 
 def test_second_camera_page_takes_over(tmp_path: Path) -> None:
-    with serving_phone(tmp_path / "data", "phone://") as urls:
+    log: list[str] = []
+    with serving_phone(tmp_path / "data", "phone://", "--qr", "yes", log=log) as urls:
         token = urls["camera"].rsplit("/", 1)[1]
         with _socket(urls, token) as first, _socket(urls, token) as second:
             second.send(json.dumps({"type": "hello", "width": 320, "height": 240}))
@@ -254,6 +260,7 @@ def test_second_camera_page_takes_over(tmp_path: Path) -> None:
             with pytest.raises(ConnectionClosed) as closed:
                 first.recv(timeout=10)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4409
+    assert "camera page:" in log[0] and "white page:" in log[0]  # the QR codes
 
 
 @pytest.mark.parametrize("url", ["phone://somewhere", "phone://?corners=1,2,3",
@@ -275,3 +282,12 @@ def test_phone_needs_an_8x8_board(tmp_path: Path) -> None:
                            "--port", "0"], capture_output=True, text=True, timeout=60,
                           check=False)
     assert proc.returncode == 2 and "8x8" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_camera_token_joins_the_tokens_file(tmp_path: Path) -> None:
+    path = tmp_path / "tokens.json"
+    tokens = load_tokens(path)
+    token = camera_token(path)
+    assert len(token) >= 32 and token not in tokens.values()
+    assert camera_token(path) == token and load_tokens(path) == tokens  # kept, others too
+    assert path.stat().st_mode & 0o777 == 0o600

@@ -149,6 +149,8 @@ def _serve(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if args.qr == "yes" or (args.qr == "auto" and sys.stderr.isatty()):
         print_qr(urls, sys.stderr)
+        if camera is not None:  # phone://: the page to open on the phone
+            print_qr({"camera": camera.url(urls["spectator"])}, sys.stderr, roles=("camera",))
     try:
         asyncio.run(server.serve(sockets=[sock]))
     finally:
@@ -205,11 +207,12 @@ def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def print_qr(urls: dict[str, str], out: TextIO) -> None:
+def print_qr(urls: dict[str, str], out: TextIO,
+             roles: tuple[str, ...] = ("white", "black")) -> None:
     """The player pages as QR codes for the terminal (scan with the phone's camera)."""
     import segno
 
-    for role in ("white", "black"):
+    for role in roles:
         out.write(f"{role} page:\n")
         segno.make(urls[role], error="l").terminal(out=out, compact=True)
     out.flush()
