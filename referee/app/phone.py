@@ -38,7 +38,7 @@ import numpy as np
 from firmware_bridge.errors import BadSensorUrl
 from firmware_bridge.sensor import Clock, StoppableThread
 from referee.app.camera import CameraSensor
-from referee.app.vision_track import Tracker, board_index
+from referee.app.vision_track import Decoder, Tracker, board_index, occupancy_of
 from referee.rules.game import Game
 from vision.errors import VisionError
 from vision.geometry import Corners, parse_corners
@@ -219,7 +219,12 @@ class PhoneSensor(CameraSensor):
         self._size: tuple[int, int] | None = None  # (width, height) every frame is scaled to
         self._next_locate = 0.0
         self._state = CameraState()
-        self._played0 = len(self._game.played)
+        self._seen = 0
+        # The camera's copy of the game follows the referee's (see follow()): the referee's
+        # history when the copy was made, and the latest one handed over by the game thread.
+        self._base = tuple(p.text for p in game.played)
+        self._referee_length = len(self._base)
+        self._follow: tuple[tuple[str, ...], Game] | None = None
 
     # ------------------------------------------------------------------ web side
 
@@ -284,6 +289,36 @@ class PhoneSensor(CameraSensor):
             self._state = self._make_state(detail="looking for the board")
         return self.state()
 
+    def follow(self, game: Game) -> None:
+        """The referee's game changed (called on the game's owner thread after each change).
+
+        The camera decodes against its own copy of the game; it adopts the referee's position
+        (before its next frame) when the referee's history is no longer the start of the
+        camera's (a choice made on a page, which the camera cannot see, or a move the referee
+        judged otherwise) or got shorter (an arbiter's take-back).
+        """
+        texts = tuple(p.text for p in game.played)
+        copy = Game(game.variant, seed=game.seed, state=game.state)
+        with self._lock:
+            self._follow = (texts, copy)
+
+    def history(self) -> tuple[str, ...]:
+        """The actions of the camera's copy of the game (the referee's, then its own)."""
+        return self._base + tuple(p.text for p in self._game.played)
+
+    def _adopt(self) -> bool:
+        """Apply the referee's latest game (sensor thread); True when the copy changed."""
+        with self._lock:
+            pending, self._follow = self._follow, None
+        if pending is None:
+            return False
+        texts, game = pending
+        shorter, self._referee_length = len(texts) < self._referee_length, len(texts)
+        if not shorter and self.history()[:len(texts)] == texts:
+            return False
+        self._game, self._base = game, texts
+        return True
+
     def state(self) -> CameraState:
         """The latest state, with the queue's length now."""
         with self._lock:
@@ -294,7 +329,7 @@ class PhoneSensor(CameraSensor):
         """A new state from the current fields (call with the lock held)."""
         fields = {**self._state.__dict__, "found": self.tracker is not None and not self._reset,
                   "confirmed": self._confirmed, "corners": _as_tuple(self._fractions),
-                  "seen": len(self._game.played) - self._played0, **changes}
+                  "seen": self._seen, **changes}
         return CameraState(**fields)
 
     # ------------------------------------------------------------------ sensor thread
@@ -336,8 +371,16 @@ class PhoneSensor(CameraSensor):
         if (frame.shape[1], frame.shape[0]) != size:
             frame = np.asarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA),
                                dtype=np.uint8)
+        if self._adopt() and self.tracker is not None:
+            if occupancy_of(self._game.state, self.tracker.decoder.index) \
+                    == self.tracker.decoder.occupancy():
+                # the same board (a choice made on a page): keep the picture, new position
+                self.tracker.decoder = Decoder(self._game)
+                self.tracker.game = self._game
+            else:  # another board (a take-back): wait for a picture of it
+                reset = True
         if reset:
-            self.tracker = None
+            self.tracker = None  # rebuilt below, on the camera's game
         detail = ""
         if self.tracker is None:
             if fractions is None:
@@ -354,6 +397,7 @@ class PhoneSensor(CameraSensor):
                 detail = f"frame not followed: {err}"
             if not detail:
                 detail = "following the board"
+        self._seen += len(moves)
         self._set_status(last_heard=self._clock())
         with self._lock:
             self._state = self._make_state(frames=self._state.frames + 1,

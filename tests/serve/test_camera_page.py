@@ -30,8 +30,10 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from referee.app.phone import PhoneSensor
 from referee.app.serve.camera_page import camera_token
 from referee.app.serve.main import load_tokens
+from referee.rules.game import Game
 from tests.serve.harness import CHROMIUM, CHROMIUM_ARGS, launch, stop
 from tests.vision.conftest import VIDEO
 from tests.vision.variations import video_frames
@@ -291,3 +293,42 @@ def test_camera_token_joins_the_tokens_file(tmp_path: Path) -> None:
     assert len(token) >= 32 and token not in tokens.values()
     assert camera_token(path) == token and load_tokens(path) == tokens  # kept, others too
     assert path.stat().st_mode & 0o777 == 0o600
+
+
+def _judged(sensor: PhoneSensor, frame: Any) -> None:
+    """Offer ``frame`` and wait until the sensor thread has judged it."""
+    count = sensor.state().frames
+    assert sensor.offer(frame)
+    deadline = time.monotonic() + 10
+    while sensor.state().frames == count:
+        assert time.monotonic() < deadline, "the frame was not judged"
+        time.sleep(0.01)
+
+
+def test_the_camera_follows_the_referees_game() -> None:
+    """A choice made on a page (the camera cannot see it) and an arbiter's take-back reach the
+    camera's copy of the game before its next frame."""
+    frame = cv2.imdecode(np.frombuffer(_jpeg(), np.uint8), cv2.IMREAD_COLOR)
+    referee = Game("zombie")
+    for text in ("e2e4", "d7d5", "e4d5"):
+        referee.play(text)
+    with PhoneSensor("phone://?corners=20,20,300,20,300,220,20,220",
+                     Game(referee.variant, state=referee.state)).open() as sensor:
+        sensor.page_connected(320, 240)
+        _judged(sensor, frame)
+        tracker = sensor.tracker
+        assert tracker is not None and sensor.history() == ()
+        sensor.follow(referee)  # the referee's history is not the start of the camera's
+        _judged(sensor, frame)
+        assert sensor.history() == ("e2e4", "d7d5", "e4d5") and sensor.tracker is tracker
+        buried = [t for t in referee.legal_texts() if t.startswith("bury=")][0]
+        referee.play(buried)  # chosen on the player's page: the same board
+        sensor.follow(referee)
+        _judged(sensor, frame)
+        assert sensor.history()[-1] == buried and sensor.tracker is tracker
+        assert tracker.decoder.game.state == referee.state
+        referee.undo()
+        referee.undo()  # the arbiter took back e4d5: another board, a new picture is taken
+        sensor.follow(referee)
+        _judged(sensor, frame)
+        assert sensor.history() == ("e2e4", "d7d5") and sensor.tracker is not tracker

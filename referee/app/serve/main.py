@@ -122,6 +122,8 @@ def _serve(args: argparse.Namespace) -> int:
         hub.publish_threadsafe(views)
         if link is not None:
             link.update()
+        if camera is not None:  # phone://: the camera's copy follows the referee's game
+            camera.sensor.follow(live.game)
 
     live = LiveGame(store, stored, sensor, publish, clock=clock, settle_ms=args.settle)
     if link is not None:
