@@ -13,6 +13,7 @@ onto the board with the mouse.
 from __future__ import annotations
 
 import json
+import os
 import ssl
 import subprocess
 import sys
@@ -45,6 +46,7 @@ pytestmark = [
 MOVES = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"]
 CORNERS = np.float32([[137, 374], [140, 5], [506, 10], [507, 377]])  # a8 h8 h1 a1, 640x480
 SCALE = 0.75
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "serve"
 FIRST = 2  # the video's first settled frame (frames 0-1 are still adjusting exposure)
 INSECURE = ssl.create_default_context()
 INSECURE.check_hostname = False
@@ -110,9 +112,12 @@ def fake_camera_browser(y4m: Path) -> Iterator[Any]:
             browser.close()
 
 
-def _page(browser: Any, url: str, frames: list[str] | None = None) -> Any:
+def _page(browser: Any, url: str, frames: list[str] | None = None,
+          viewport: tuple[int, int] = (390, 844)) -> Any:
+    """A page in a context of its own (a phone's screen by default), HTTPS errors ignored
+    (serve's self-signed certificate)."""
     context = browser.new_context(ignore_https_errors=True,
-                                  viewport={"width": 800, "height": 900})
+                                  viewport={"width": viewport[0], "height": viewport[1]})
     page = context.new_page()
     if frames is not None:
         page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
@@ -129,7 +134,7 @@ def test_phone_camera_page_referees_scholars_mate(tmp_path: Path) -> None:
     with serving_phone(tmp_path / "data", f"phone://?corners={corners}") as urls, \
             fake_camera_browser(y4m) as browser:
         assert urls["camera"].startswith("https://127.0.0.1:") and "/camera/" in urls["camera"]
-        spectator = _page(browser, urls["spectator"])
+        spectator = _page(browser, urls["spectator"], viewport=(1280, 800))
         camera_frames: list[str] = []
         camera = _page(browser, urls["camera"], camera_frames)
         from playwright.sync_api import expect
@@ -151,6 +156,8 @@ def test_phone_camera_page_referees_scholars_mate(tmp_path: Path) -> None:
         assert all(a["camera"]["confirmed"] for a in acks)
         sent = camera.inner_text("#stats")
         assert "x" in sent and "q" in sent
+        if os.environ.get("GRAVEKEEPER_SCREENSHOTS") == "1":  # the picture in docs/api.md
+            camera.screenshot(path=str(DOCS / "camera-phone.png"))
 
 
 def test_phone_corners_dragged_on_the_page(tmp_path: Path) -> None:
@@ -180,6 +187,16 @@ def test_phone_corners_dragged_on_the_page(tmp_path: Path) -> None:
         last = [json.loads(f) for f in frames if '"type": "ack"' in f][-1]["camera"]
         assert last["confirmed"]
         assert np.allclose(np.float32(last["corners"]), target, atol=0.01)
+        # the page's rate control: slow acknowledgements lower the quality, then the size;
+        # fast ones bring both back (run inside the page, between two real acknowledgements)
+        slow, fast = page.evaluate("""() => {
+            for (let i = 0; i < 8; i++) adapt(400, 0);
+            const slow = [quality, scale];
+            for (let i = 0; i < 40; i++) adapt(10, 1);
+            return [slow, [quality, scale]];
+        }""")
+        assert slow[0] == pytest.approx(0.5) and slow[1] < 0.9
+        assert fast == [pytest.approx(0.8), 1.0]
 
 
 def _socket(urls: dict[str, str], token: str | None) -> Any:

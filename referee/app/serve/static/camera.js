@@ -116,7 +116,7 @@ function adapt(ms, queued) {
   if (ms > SLOW_MS || queued >= 3) {
     if (quality > 0.5) quality = Math.max(0.5, quality - 0.1);
     else scale = Math.max(0.5, scale * 0.85);
-  } else if (ms < FAST_MS && queued === 0) {
+  } else if (ms < FAST_MS && queued <= 1) {  // (the frame just acknowledged counts)
     if (scale < 1.0) scale = Math.min(1.0, scale / 0.9);
     else quality = Math.min(0.8, quality + 0.05);
   }
@@ -173,7 +173,9 @@ function showGame(game) {
   $("last").textContent = game.last || "";
   $("result").textContent = game.result && game.result !== "*" ?
     `${game.result} ${game.reason || ""}` : "";
-  $("status").textContent = game.status && game.status.text ? game.status.text : "";
+  const st = game.status || {};  // a problem or correction on the board; not the move again
+  $("status").textContent = st.kind && st.kind !== "action" ? (st.text || "") : "";
+  $("status").className = "status-" + (st.kind || "none");
 }
 
 // ---- drawing and dragging the corners ------------------------------------------------------
