@@ -23,7 +23,14 @@ let ws = null, stream = null;
 let waiting = false, sentAt = 0, lastSent = 0, frameReady = false;
 let quality = 0.8, scale = 1.0, maxFrame = 512 * 1024;
 let corners = null, confirmed = false, placed = false, dragging = -1;
-let sent = 0, acked = 0, lastAck = 0, rtt = 0, closedForGood = false;
+let sent = 0, acked = 0, lastAck = 0, rtt = 0, closedForGood = false, helloSize = "";
+
+// The camera picture's full size, told to the server on connecting and whenever it changes
+// (the phone turned): the server then starts afresh at the new size.
+function hello() {
+  helloSize = `${video.videoWidth}x${video.videoHeight}`;
+  ws.send(JSON.stringify({ type: "hello", width: video.videoWidth, height: video.videoHeight }));
+}
 
 function setConn(text, up) {
   const c = $("conn");
@@ -71,7 +78,7 @@ function connect() {
   ws.binaryType = "arraybuffer";
   ws.onopen = () => {
     waiting = false;
-    ws.send(JSON.stringify({ type: "hello", width: video.videoWidth, height: video.videoHeight }));
+    hello();
   };
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
   ws.onclose = (ev) => {
@@ -136,6 +143,7 @@ function pump() {
 async function sendFrame() {
   const w = video.videoWidth, h = video.videoHeight;
   if (!w || !h) { waiting = false; return; }
+  if (`${w}x${h}` !== helloSize) hello();
   const s = Math.min(scale, MAX_WIDTH / w);
   grab.width = Math.round(w * s);
   grab.height = Math.round(h * s);
