@@ -326,8 +326,12 @@ def open_session(url: str, game: Game, settings: SessionSettings, *, rig: Rig | 
                  subscribers: Sequence[Subscriber] = (), journal: Recorder | None = None,
                  sensor_options: Mapping[str, Any] | None = None,
                  on_shown: Callable[[Update, Presentation], None] | None = None,
-                 clock: ChessClock | None = None) -> Iterator[Session]:
+                 clock: ChessClock | None = None,
+                 sensor: Sensor | None = None) -> Iterator[Session]:
     """Open the sensor at ``url`` and everything ``rig`` names, run nothing yet.
+
+    ``sensor``: a sensor made by the caller to use instead of opening ``url`` (``serve``'s
+    ``phone://``, whose frames come from its own web page); the session closes it.
 
     ``clock``: a chess clock to use instead of a new one for ``settings.time_control`` (a
     resumed game's, with the times it had).
@@ -341,7 +345,9 @@ def open_session(url: str, game: Game, settings: SessionSettings, *, rig: Rig | 
     control = parse_time_control(settings.time_control) if settings.time_control else None
     config = config_from_rig(rig) if rig is not None else HardwareConfig()
     with contextlib.ExitStack() as stack:
-        sensor = stack.enter_context(_open_sensor(url, game, rig, sensor_options or {}))
+        if sensor is None:
+            sensor = _open_sensor(url, game, rig, sensor_options or {})
+        stack.enter_context(sensor)
         if clock is None and control is not None:
             clock = ChessClock(control)
         output = None

@@ -49,7 +49,8 @@ class ServeError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``gravekeeper serve``."""
     parser = argparse.ArgumentParser(prog="gravekeeper serve")
-    parser.add_argument("url", help="sensor URL: sim://..., serial://..., dgt://..., replay://...")
+    parser.add_argument("url", help="sensor URL: sim://..., serial://..., dgt://..., replay://..., "
+                        "phone:// (the /camera page)")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--options", help="variant options as a JSON object")
     parser.add_argument("--rig", help="rig file (TOML) or built-in rig name: maps the board to "
@@ -130,6 +131,11 @@ def _serve(args: argparse.Namespace) -> int:
         leds=args.leds or (None if rig else "auto"),
         display=args.display or (None if rig else "none"), phones=True)
     game = store.replay(stored)
+    camera = None  # phone:// (issue 14): the /camera page's frames are the sensor
+    if args.url.startswith("phone://"):
+        from referee.app.serve.camera_page import open_camera_page
+
+        camera = open_camera_page(args.url, store.replay(stored), data / "tokens.json")
     hub = Hub()
 
     def publish(views: dict[str, str]) -> None:
@@ -138,6 +144,8 @@ def _serve(args: argparse.Namespace) -> int:
             situation = live.situation
             link.publish(live.game, status_of(situation.status_kind, situation.paused),
                          clock=situation.clock, players=situation.players)
+        if camera is not None and live is not None:  # phone://: the camera follows the game
+            camera.sensor.follow(live.game)
 
     live: LiveGame | None = None
     with contextlib.ExitStack() as stack:
@@ -149,9 +157,11 @@ def _serve(args: argparse.Namespace) -> int:
             return None if live is None else live.clock_times()
 
         recorder = StoreRecorder(store, stored.id, clock_times)
+        sensor = None if camera is None else camera.sensor
         try:
             session = stack.enter_context(open_session(args.url, game, settings, rig=rig,
-                                                       clock=clock, journal=recorder))
+                                                       clock=clock, journal=recorder,
+                                                       sensor=sensor))
         except (BackendUnavailable, DeviceNotFound) as err:
             if args.leds or args.display:
                 raise  # asked for by name: that is an error
@@ -161,7 +171,8 @@ def _serve(args: argparse.Namespace) -> int:
                              "own LEDs (if any) and no display\n")
             settings = dataclasses.replace(settings, leds="auto", display="none")
             session = stack.enter_context(open_session(args.url, game, settings, rig=rig,
-                                                       clock=clock, journal=recorder))
+                                                       clock=clock, journal=recorder,
+                                                       sensor=sensor))
         output = session.output
         codes = None
         if output is not None and output.display is not None and \
@@ -171,8 +182,11 @@ def _serve(args: argparse.Namespace) -> int:
         if link is not None:
             link.start(live.hub_command)  # the hub's arbiter runs like the arbiter page
         app = build_app(live, hub, tokens)
+        if camera is not None:  # phone://: the /camera page and its WebSocket
+            camera.mount(app, lambda: hub.latest.get("spectator"))
         config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio",
-                                lifespan="on", timeout_graceful_shutdown=2, ws_max_size=65536,
+                                lifespan="on", timeout_graceful_shutdown=2,
+                                ws_max_size=65536 if camera is None else camera.ws_max_size,
                                 **ssl)
         server = uvicorn.Server(config)
 
@@ -186,9 +200,14 @@ def _serve(args: argparse.Namespace) -> int:
             signal.signal(sig, stop_request)
         for role, url in urls.items():
             sys.stdout.write(f"{role}: {url}\n")
+        if camera is not None:  # phone://: a fifth line, after the four stable ones
+            sys.stdout.write(f"camera: {camera.url(urls['spectator'])}\n")
         sys.stdout.flush()
         if args.qr == "yes" or (args.qr == "auto" and sys.stderr.isatty()):
             print_qr(urls, sys.stderr)
+            if camera is not None:  # phone://: the page to open on the phone
+                print_qr({"camera": camera.url(urls["spectator"])}, sys.stderr,
+                         roles=("camera",))
         asyncio.run(server.serve(sockets=[sock]))
     return 0
 
@@ -240,11 +259,12 @@ def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def print_qr(urls: dict[str, str], out: TextIO) -> None:
+def print_qr(urls: dict[str, str], out: TextIO,
+             roles: tuple[str, ...] = ("white", "black")) -> None:
     """The player pages as QR codes for the terminal (scan with the phone's camera)."""
     import segno
 
-    for role in ("white", "black"):
+    for role in roles:
         out.write(f"{role} page:\n")
         segno.make(urls[role], error="l").terminal(out=out, compact=True)
     out.flush()

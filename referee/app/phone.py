@@ -1,0 +1,438 @@
+"""``phone://[?corners=x1,y1,...,x4,y4]``: a phone's camera, through the ``/camera`` page of
+``gravekeeper serve``, as a sensor of the live referee.
+
+Why a sensor fed from outside: a phone cannot be opened like a webcam; its page pushes JPEG
+frames over a WebSocket (``referee/app/serve/camera_page.py``). The web side checks and
+decodes each frame (:func:`decode_frame`), hands it to :meth:`PhoneSensor.offer` and
+acknowledges it once it is queued; the page sends its next frame only then, so the rate adapts
+to the network and to this machine, and a short queue (``QUEUE_FRAMES``) absorbs the moments the
+sensor thread is busy (the positions of a decoded move are sent ``STEP_MS`` apart) instead of
+losing frames. Everything after that is :class:`~referee.app.camera.CameraSensor`'s: the same
+tracker as ``camera://`` and ``vision-track``, the same ``occupied`` snapshots for the same
+inference, so the referee cannot tell a phone from a webcam.
+
+Corners: ``corners`` in the URL are pixels of the phone's camera picture at its full size (the
+page reports that size when it connects); corners dragged on the page arrive as fractions of the
+picture, which is also how they are kept, so they survive a page reload and frames that the
+page shrinks when the link is slow (every frame is scaled to the first frame's size). Without
+corners the board is looked for (:func:`vision.locate.locate_board`) at most every
+``LOCATE_EVERY_S`` seconds until it is found or placed on the page.
+
+Frames are checked before they are decoded: at most ``MAX_FRAME_BYTES``, a JPEG whose header
+says at most ``MAX_SIDE`` pixels a side (a tiny file that declares a huge picture would make the
+decoder allocate gigabytes). Nothing is opened before :meth:`PhoneSensor.open`; a bad frame is
+refused with :class:`FrameError` and never reaches the game.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+import cv2
+import numpy as np
+
+from firmware_bridge.errors import BadSensorUrl
+from firmware_bridge.sensor import Clock, StoppableThread
+from referee.app.camera import CameraSensor
+from referee.app.vision_track import Decoder, Tracker, board_index, occupancy_of
+from referee.rules.game import Game
+from vision.errors import VisionError
+from vision.geometry import Corners, parse_corners
+from vision.sources import Frame
+
+SCHEME: Final = "phone://"
+MAX_FRAME_BYTES: Final = 512 * 1024  # a 1280x720 JPEG at quality 0.8 is about 150 KB
+MAX_SIDE: Final = 4096
+MIN_SIDE: Final = 32
+QUEUE_FRAMES: Final = 6      # frames waiting for the sensor thread (about 0.5 s at 12 fps)
+LOCATE_EVERY_S: Final = 2.0  # the board finder takes about 0.25 s a frame
+#: JPEG start-of-frame markers (baseline, extended, progressive, lossless; not DHT/JPG/DAC).
+_SOF: Final = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7,
+                         0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
+
+
+class FrameError(ValueError):
+    """A frame or a page message that is refused: ``code`` is HTTP-like (400, 409, 413)."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse_phone_url(url: str) -> str | None:
+    """The ``corners`` option of ``phone://[?corners=...]`` (None when not given).
+
+    Raises:
+        BadSensorUrl: another scheme, something between ``phone://`` and ``?``, or an option
+        other than ``corners``.
+    """
+    if not url.startswith(SCHEME):
+        raise BadSensorUrl(f"{url!r}: not a phone:// URL")
+    target, _, query = url[len(SCHEME):].partition("?")
+    if target.strip("/"):
+        raise BadSensorUrl(f"{url!r}: phone:// takes no target (the /camera page of serve "
+                           "sends the frames); options: ?corners=x1,y1,...,x4,y4")
+    corners = None
+    for pair in filter(None, query.split("&")):
+        key, eq, value = pair.partition("=")
+        if key != "corners" or not eq:
+            raise BadSensorUrl(f"{url!r}: unknown option {pair!r} (phone:// takes corners=)")
+        corners = value
+    return corners
+
+
+def jpeg_size(data: bytes) -> tuple[int, int]:
+    """(width, height) from a JPEG's start-of-frame header, without decoding it.
+
+    Raises:
+        FrameError: not a JPEG, no start-of-frame header, or a size out of bounds.
+    """
+    if data[:2] != b"\xff\xd8":
+        raise FrameError(400, "a frame must be a JPEG image")
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            raise FrameError(400, "a broken JPEG header")
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in (0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        if length < 2:
+            raise FrameError(400, "a broken JPEG header")
+        if marker in _SOF:
+            if i + 9 > len(data):
+                break
+            height = int.from_bytes(data[i + 5:i + 7], "big")
+            width = int.from_bytes(data[i + 7:i + 9], "big")
+            if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+                raise FrameError(400, f"a {width}x{height} frame (each side must be "
+                                      f"{MIN_SIDE}..{MAX_SIDE} pixels)")
+            return width, height
+        if marker == 0xDA:  # image data before any frame header
+            break
+        i += 2 + length
+    raise FrameError(400, "a JPEG without a frame header")
+
+
+def decode_frame(data: bytes) -> Frame:
+    """A frame from the page: checked (size, header), then decoded to BGR.
+
+    Raises:
+        FrameError: too large (413), not a JPEG, out-of-bounds size or undecodable (400).
+    """
+    if len(data) > MAX_FRAME_BYTES:
+        raise FrameError(413, f"a frame of {len(data)} bytes (at most {MAX_FRAME_BYTES})")
+    width, height = jpeg_size(data)
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.shape[:2] != (height, width):
+        raise FrameError(400, "a JPEG that cannot be decoded")
+    return np.asarray(image, dtype=np.uint8)
+
+
+def fractions_of(value: Any) -> Corners:
+    """Four ``[x, y]`` corners (a8, h8, h1, a1) as fractions of the picture, checked.
+
+    Raises:
+        FrameError: not four number pairs, far outside the picture, or enclosing no area.
+    """
+    try:
+        pts = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise FrameError(400, "corners must be four [x, y] pairs (fractions of the picture)"
+                         ) from None
+    if pts.shape != (4, 2) or not np.all(np.isfinite(pts)) or np.any(np.abs(pts - 0.5) > 1.0):
+        raise FrameError(400, "corners must be four [x, y] pairs (fractions of the picture, "
+                              "a8, h8, h1, a1)")
+    try:
+        parse_corners((pts * 1000.0).tolist())  # the same area check as every corners
+    except VisionError:
+        raise FrameError(400, "the corners enclose (almost) no area") from None
+    return pts.astype(np.float32)
+
+
+@dataclass(frozen=True)
+class CameraState:
+    """What the camera page is told after each message (JSON-ready via :meth:`as_json`).
+
+    ``found``: corners are known and the tracker follows the board; ``confirmed``: the player
+    placed or confirmed them; ``corners``: a8, h8, h1, a1 as fractions of the picture;
+    ``seen``: actions the camera decoded; ``queued``: frames waiting; ``detail``: one line.
+    """
+
+    found: bool = False
+    confirmed: bool = False
+    corners: tuple[tuple[float, float], ...] | None = None
+    frames: int = 0
+    seen: int = 0
+    queued: int = 0
+    ms: float = 0.0
+    detail: str = "waiting for frames"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"found": self.found, "confirmed": self.confirmed,
+                "corners": [list(c) for c in self.corners] if self.corners else None,
+                "frames": self.frames, "seen": self.seen, "queued": self.queued,
+                "ms": round(self.ms, 1), "detail": self.detail}
+
+
+def _as_tuple(corners: Corners | None) -> tuple[tuple[float, float], ...] | None:
+    if corners is None:
+        return None
+    return tuple((round(float(x), 5), round(float(y), 5)) for x, y in corners)
+
+
+class PhoneSensor(CameraSensor):
+    """Frames pushed by the ``/camera`` page, decoded into ``occupied`` snapshots.
+
+    ``game`` is the game the referee follows (the tracker follows a copy of its position).
+    Thread-safe: :meth:`offer`, :meth:`page_connected`, :meth:`set_corners`, :meth:`find`
+    and :meth:`state` are called from the web side; frames are judged on the sensor thread.
+
+    Raises (constructor):
+        BadSensorUrl: a malformed URL or corners, or a variant without an 8x8 board.
+    """
+
+    def __init__(self, url: str, game: Game, *, clock: Clock = time.monotonic) -> None:
+        given = parse_phone_url(url)
+        query = f"?corners={given}" if given is not None else ""
+        super().__init__(f"camera://phone{query}", game, clock=clock)
+        self.url = url
+        try:
+            board_index(game.variant)
+        except VisionError as err:
+            raise BadSensorUrl(f"{url!r}: {err}") from None
+        self._given: Corners | None = self.corners  # pixels of the full picture
+        self._frames: queue.Queue[Frame | None] = queue.Queue(QUEUE_FRAMES)
+        self._lock = threading.Lock()
+        self._fractions: Corners | None = None  # the corners in use, as picture fractions
+        self._confirmed = False
+        self._reset = True      # rebuild the tracker at the next frame
+        self._size: tuple[int, int] | None = None  # (width, height) every frame is scaled to
+        self._next_locate = 0.0
+        self._state = CameraState()
+        self._seen = 0
+        # The camera's copy of the game follows the referee's (see follow()): the referee's
+        # history when the copy was made, and the latest one handed over by the game thread.
+        self._base = tuple(p.text for p in game.played)
+        self._referee_length = len(self._base)
+        self._follow: tuple[tuple[str, ...], Game] | None = None
+
+    # ------------------------------------------------------------------ web side
+
+    def offer(self, frame: Frame) -> bool:
+        """Queue a decoded frame; False when the queue is full (offer it again later)."""
+        self._require_open()
+        try:
+            self._frames.put_nowait(frame)
+        except queue.Full:
+            return False
+        return True
+
+    def page_connected(self, width: int, height: int) -> CameraState:
+        """A camera page connected; its camera picture is ``width`` x ``height`` pixels.
+
+        Corners given in the URL (pixels) become fractions of that picture; corners placed
+        on an earlier page are kept. The tracker starts anew (the phone may stand elsewhere).
+        """
+        if not (MIN_SIDE <= width <= 16384 and MIN_SIDE <= height <= 16384):
+            raise FrameError(400, "hello needs the camera picture's width and height")
+        with self._lock:
+            if self._given is not None and not self._confirmed:
+                picture = np.asarray([width, height], dtype=np.float32)
+                self._fractions = (self._given / picture).astype(np.float32)
+                self._confirmed = True  # given on the command line: nothing to confirm
+            self._reset = True
+            self._size = None
+            self._next_locate = 0.0
+            self._state = self._make_state(detail="connected")
+        self._set_status(state="connected", detail="")
+        return self.state()
+
+    def page_gone(self) -> None:
+        """The camera page disconnected."""
+        self._set_status(state="reconnecting", detail="no camera page connected")
+
+    def set_corners(self, value: Any) -> CameraState:
+        """The player placed or confirmed the four corners (fractions); used from the next
+        frame on (the tracker restarts when they moved).
+
+        Raises:
+            FrameError: malformed corners.
+        """
+        corners = fractions_of(value)
+        with self._lock:
+            moved = self._fractions is None or not np.allclose(corners, self._fractions,
+                                                               atol=1e-4)
+            self._fractions = corners
+            self._confirmed = True
+            self._reset = self._reset or moved
+            self._state = self._make_state(detail="corners placed" if moved
+                                           else "corners confirmed")
+        return self.state()
+
+    def find(self) -> CameraState:
+        """Forget the corners and look for the board again."""
+        with self._lock:
+            self._fractions = None
+            self._confirmed = False
+            self._reset = True
+            self._next_locate = 0.0
+            self._state = self._make_state(detail="looking for the board")
+        return self.state()
+
+    def follow(self, game: Game) -> None:
+        """The referee's game changed (called on the game's owner thread after each change).
+
+        The camera decodes against its own copy of the game; it adopts the referee's position
+        (before its next frame) when the referee's history is no longer the start of the
+        camera's (a choice made on a page, which the camera cannot see, or a move the referee
+        judged otherwise) or got shorter (an arbiter's take-back).
+        """
+        texts = tuple(p.text for p in game.played)
+        copy = Game(game.variant, seed=game.seed, state=game.state)
+        with self._lock:
+            self._follow = (texts, copy)
+
+    def history(self) -> tuple[str, ...]:
+        """The actions of the camera's copy of the game (the referee's, then its own)."""
+        return self._base + tuple(p.text for p in self._game.played)
+
+    def _adopt(self) -> bool:
+        """Apply the referee's latest game (sensor thread); True when the copy changed."""
+        with self._lock:
+            pending, self._follow = self._follow, None
+        if pending is None:
+            return False
+        texts, game = pending
+        shorter, self._referee_length = len(texts) < self._referee_length, len(texts)
+        if not shorter and self.history()[:len(texts)] == texts:
+            return False
+        self._game, self._base = game, texts
+        return True
+
+    def state(self) -> CameraState:
+        """The latest state, with the queue's length now."""
+        with self._lock:
+            state = self._state
+        return CameraState(**{**state.__dict__, "queued": self._frames.qsize()})
+
+    def _make_state(self, **changes: Any) -> CameraState:
+        """A new state from the current fields (call with the lock held)."""
+        fields = {**self._state.__dict__, "found": self.tracker is not None and not self._reset,
+                  "confirmed": self._confirmed, "corners": _as_tuple(self._fractions),
+                  "seen": self._seen, **changes}
+        return CameraState(**fields)
+
+    # ------------------------------------------------------------------ sensor thread
+
+    def _open(self) -> None:
+        self._set_status(state="connecting", detail="no camera page connected")
+        self._thread = StoppableThread("phone camera", self._run, self._stop)
+        self._thread.start()
+
+    def _close(self) -> None:
+        if self._thread is not None:
+            self._thread.stop()
+
+    def _run(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            try:
+                frame = self._frames.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if frame is None:
+                return
+            try:
+                if not self._judge(frame):
+                    return
+            except Exception as err:  # noqa: BLE001 - one bad frame must not stop the camera
+                with self._lock:
+                    self._reset = True  # start the tracker afresh on the next frame
+                    self._state = self._make_state(detail=f"frame not followed: {err}")
+
+    def _judge(self, frame: Frame) -> bool:
+        """Follow the board on one frame; False when the sensor was closed meanwhile."""
+        start = self._clock()
+        with self._lock:
+            reset, self._reset = self._reset, False
+            fractions = self._fractions
+            if self._size is None:
+                self._size = (int(frame.shape[1]), int(frame.shape[0]))
+            size = self._size
+        if (frame.shape[1], frame.shape[0]) != size:
+            frame = np.asarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA),
+                               dtype=np.uint8)
+        if self._adopt() and self.tracker is not None:
+            if occupancy_of(self._game.state, self.tracker.decoder.index) \
+                    == self.tracker.decoder.occupancy():
+                # the same board (a choice made on a page): keep the picture, new position
+                self.tracker.decoder = Decoder(self._game)
+                self.tracker.game = self._game
+            else:  # another board (a take-back): wait for a picture of it
+                reset = True
+        if reset:
+            self.tracker = None  # rebuilt below, on the camera's game
+        detail = ""
+        if self.tracker is None:
+            if fractions is None:
+                fractions, detail = self._locate(frame, size)
+            if fractions is not None:
+                pixels = (fractions * np.asarray(size, dtype=np.float32)).astype(np.float32)
+                self.tracker = Tracker(pixels, game=self._game)
+                detail = detail or "board found"
+        moves = []
+        if self.tracker is not None:
+            try:
+                moves = self.tracker.step(frame)
+            except (VisionError, cv2.error) as err:  # a degenerate warp: keep the game
+                detail = f"frame not followed: {err}"
+            if not detail:
+                detail = "following the board"
+        self._seen += len(moves)
+        self._set_status(last_heard=self._clock())
+        with self._lock:
+            self._state = self._make_state(frames=self._state.frames + 1,
+                                           ms=(self._clock() - start) * 1000.0, detail=detail)
+        if moves:
+            self.latencies_ms.append((self._clock() - start) * 1000.0)
+            return self._report(self._now_ms(), len(moves))
+        return True
+
+    def _locate(self, frame: Frame, size: tuple[int, int]) -> tuple[Corners | None, str]:
+        """Look for the board (at most every LOCATE_EVERY_S): its corners as fractions."""
+        now = self._clock()
+        with self._lock:
+            if now < self._next_locate:
+                return None, "board not found: drag the four corners onto the board"
+            self._next_locate = now + LOCATE_EVERY_S
+        from vision.locate import locate_board
+
+        try:
+            pixels = locate_board(frame)
+        except (VisionError, cv2.error):
+            return None, "board not found: drag the four corners onto the board"
+        fractions = (pixels / np.asarray(size, dtype=np.float32)).astype(np.float32)
+        with self._lock:
+            if self._fractions is not None:  # placed on the page meanwhile: theirs wins
+                return self._fractions, ""
+            self._fractions = fractions
+        return fractions, "board found: check the corners and confirm"
+
+
+def open_phone(url: str, game: Game) -> PhoneSensor:
+    """The sensor of a ``phone://`` URL, opened (a thread waiting for the page's frames).
+
+    Raises:
+        BadSensorUrl: see :class:`PhoneSensor`.
+    """
+    return PhoneSensor(url, game).open()
+
