@@ -106,6 +106,14 @@ LINES: tuple[int, ...] = tuple(
                        or abs((b & 7) - (a & 7)) == abs((b >> 3) - (a >> 3))))
     for a in range(64))
 
+#: KNIGHT_SPAN[sq]: the squares a knight on sq reaches
+KNIGHT_SPAN: tuple[int, ...] = tuple(
+    sum(1 << b for b in range(64)
+        if sorted((abs((b & 7) - (a & 7)), abs((b >> 3) - (a >> 3)))) == [1, 2])
+    for a in range(64))
+#: NEAR[sq]: the only squares where a piece can attack or shield sq (its lines, knight squares)
+NEAR: tuple[int, ...] = tuple(LINES[a] | KNIGHT_SPAN[a] for a in range(64))
+
 
 def _assignable(helpers: list[list[tuple[int, int]]]) -> bool:
     """Whether every item can get a helper of its own from its list (bipartite matching by
@@ -303,17 +311,41 @@ class Zombie(ZombieText):
 
     def _zombie_moves(self, st: ZombieState, ctx: _Trial, horde: int, left: tuple[int, ...],
                       ep: int, memo: dict[Any, bool]) -> list[Action]:
-        """Moves of the horde's unmoved zombies that can be part of a legal turn."""
+        """Moves of the horde's unmoved zombies that can be part of a legal turn.
+
+        The moves of one zombie to *inert* squares (off the king's lines and out of the other
+        zombies' reach, see :meth:`_horde_steps`) all lead to the same verdict: it is searched
+        once for them all.
+        """
+        board, us = st.board, ctx.us
+        lines = self._king_lines(board, ctx, horde)
+        reach = self._reaches(board, us, horde)
         out = []
         for sq in bits(horde):
             rest, left2 = horde & ~(1 << sq), left + (sq,)
-            for m in self._zombie_pseudo(st.board, sq, ctx.us, ep):
-                after = self._after(st.board, m, ctx.us)
-                if self.each_step and not self._safe_after(after, ctx, ctx.ksq, left2, 0):
+            others = 0
+            for z, mask in reach.items():
+                if z != sq:
+                    others |= mask
+            inert: bool | None = None
+            for m in self._zombie_pseudo(board, sq, us, ep):
+                shared = not ((lines | others) >> m.to & 1) and not self._en_passant(board, m)
+                if shared and inert is not None:
+                    if inert:
+                        out.append(m)
                     continue
-                if self._completable(after, ctx, rest, left2, memo):
+                after = self._after(board, m, us)
+                ok = (not self.each_step or self._safe_after(after, ctx, ctx.ksq, left2, 0)) \
+                    and self._completable(after, ctx, rest, left2, memo)
+                if shared:
+                    inert = ok
+                if ok:
                     out.append(m)
         return out
+
+    def _en_passant(self, board: list[int], m: Action) -> bool:
+        """Whether ``m`` is an en passant capture (it also empties a square it does not reach)."""
+        return board[m.frm] & 15 == PAWN and not board[m.to] and bool((m.to ^ m.frm) & 7)
 
     def _completable(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
                      memo: dict[Any, bool]) -> bool:
@@ -336,8 +368,9 @@ class Zombie(ZombieText):
         if found is not None:
             return found
         result = False
-        if not self._hopeless(board, ctx, horde, left):
-            for sq, m in self._horde_steps(board, ctx, horde):
+        reach = self._reaches(board, ctx.us, horde)
+        if not self._hopeless(board, ctx, horde, left, reach):
+            for sq, m in self._horde_steps(board, ctx, horde, reach):
                 rest, left2 = horde & ~(1 << sq), left + (sq,)
                 after = self._after(board, m, ctx.us)
                 if self.each_step and not self._safe_after(after, ctx, ctx.ksq, left2, 0):
@@ -348,24 +381,24 @@ class Zombie(ZombieText):
         memo[key] = result
         return result
 
-    def _horde_steps(self, board: list[int], ctx: _Trial,
-                     horde: int) -> list[tuple[int, Action]]:
+    def _horde_steps(self, board: list[int], ctx: _Trial, horde: int,
+                     reach: dict[int, int]) -> list[tuple[int, Action]]:
         """The (zombie square, move) pairs worth trying next in :meth:`_completable`.
 
-        Only what lands on or leaves the king's live *lines* (:meth:`_king_lines`) can change
-        whether the king is safe at the end. A move that neither lands there nor leaves from
-        there, and that does not clear a square another remaining zombie could ever pass or
-        land on (its origin, or an enemy piece it captures), leaves the turn no better than
-        letting the zombie rot:
-        every later move stays possible and the final position near the king is the same.
-        Those moves are skipped. So are promotions but one per square (our own piece's kind
-        never matters to our king's safety, and the zombie moves only once). Moves landing on
-        the lines come first.
+        Only what lands on the king's live *lines* (:meth:`_king_lines`) can change whether
+        the king is safe at the end; those moves are all tried, first. A move landing off the
+        lines does no better than letting the zombie rot, unless its leaving matters: another
+        remaining zombie could pass or land on its origin, or a burial under its origin on
+        the lines would be revealed. For such a zombie one move to an *inert* square (off the
+        lines and out of every other remaining zombie's reach, :meth:`_span`) stands for all
+        of them: lines and reaches only shrink during a turn, so such a square never matters
+        again, and any other square off the lines only takes room from the other zombies.
+        Without an inert square, each off-line move is tried. Promotions count once per square
+        (our own piece's kind never matters to our king's safety; the zombie moves only once).
         """
         us = ctx.us
         lines = self._king_lines(board, ctx, horde)
-        zombies = list(bits(horde))
-        reach = {z: self._span(board, z, us, horde) for z in zombies}
+        zombies = list(reach)
         near: list[tuple[int, Action]] = []
         clearing: list[tuple[int, Action]] = []
         for z in zombies:
@@ -373,8 +406,10 @@ class Zombie(ZombieText):
             for z2 in zombies:
                 if z2 != z:
                     others |= reach[z2]
-            leaves_line = (lines | others) >> z & 1
+            leaving = others >> z & 1 or (lines >> z & 1 and self._revealed(ctx, z))
             seen = 0
+            away: list[tuple[int, Action]] = []
+            inert: tuple[int, Action] | None = None
             for m in self._zombie_pseudo(board, z, us, -1):
                 to = m.to
                 if seen >> to & 1:
@@ -382,8 +417,15 @@ class Zombie(ZombieText):
                 seen |= 1 << to
                 if lines >> to & 1:
                     near.append((z, m))
-                elif leaves_line or (board[to] and others >> to & 1):
-                    clearing.append((z, m))
+                elif leaving and inert is None:
+                    if others >> to & 1:
+                        away.append((z, m))
+                    else:
+                        inert = (z, m)
+            if inert is not None:
+                clearing.append(inert)
+            else:
+                clearing.extend(away)
         return near + clearing
 
     def _king_lines(self, board: list[int], ctx: _Trial, horde: int) -> int:
@@ -418,6 +460,10 @@ class Zombie(ZombieText):
                 mask |= seg
         return mask
 
+    def _reaches(self, board: list[int], us: int, horde: int) -> dict[int, int]:
+        """:meth:`_span` of every zombie of the ``horde``, by square."""
+        return {z: self._span(board, z, us, horde) for z in bits(horde)}
+
     def _span(self, board: list[int], sq: int, us: int, horde: int) -> int:
         """Bit set of every square the zombie on ``sq`` could pass or land on this turn, if all
         other ``horde`` zombies got out of its way (a non-horde piece of ours stops it before,
@@ -433,7 +479,7 @@ class Zombie(ZombieText):
                     mask |= 1 << t
             return mask
         if kind == KNIGHT:
-            return sum(1 << t for t in r.knight[sq])
+            return KNIGHT_SPAN[sq]
         for d in SLIDES.get(kind, ()):
             for t in r.rays[d][sq]:
                 p = board[t]
@@ -444,45 +490,107 @@ class Zombie(ZombieText):
                 mask |= 1 << t
         return mask
 
-    def _hopeless(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...]) -> bool:
+    def _hopeless(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+                  reach: dict[int, int]) -> bool:
         """A sound proof that no order of moves of the ``horde`` zombies can end the turn with
         the king safe (it prunes the search; False proves nothing).
 
-        Take the most open board the turn can reach: every horde zombie gone, the reveals of
-        ``left`` made (a revealed pawn on its last rank as a queen). An enemy piece attacking the
-        king there still attacks at the end unless a horde zombie captures it, or something
-        lands between: a zombie, or a reveal on a zombie's origin. The attackers' lines meet
-        only at the king, so each needs a zombie of its own, landing there or leaving from
-        there (one zombie may do both: land on one line, uncover a reveal on another). If no
-        such assignment exists even with every other zombie out of the way (:meth:`_span`),
-        the turn is lost.
+        Take the most open board the turn can reach once it is known which zombies move:
+        every horde zombie gone, the reveals of ``left`` made and, for each zombie that moves,
+        the burial under its origin revealed (a revealed enemy pawn on its last rank as a
+        queen, and again as a knight: the king must be safe from both). An enemy piece
+        attacking the king there still attacks at the end unless a moving zombie lands
+        between or on it (a zombie re-occupying a square covers its reveal the same way). The
+        attackers' lines meet only at the king, so each needs a zombie of its own. For every
+        choice of which burial-covering zombies move (the others may as well move: their
+        leaving reveals nothing), if no such assignment exists even with every other zombie
+        out of the way (:meth:`_span`), the turn is lost.
         """
-        us, them, ksq = ctx.us, 3 - ctx.us, ctx.ksq
         pend = board[:]
         for sq in bits(horde):
             pend[sq] = 0
+        promos: list[int] = []
         for v in left:
-            piece = 0 if board[v] else ctx.own.get(v, 0) or (ctx.opp or {}).get(v, 0)
-            if piece:
-                pend[v] = code(QUEEN, them) if piece >> 4 == them and piece & 15 == PAWN and \
-                    self.last_rank[them] >> v & 1 else piece
-        attackers = self._attackers(pend, ksq, them)
-        if not attackers:
-            return False
-        reach = [(z, self._span(board, z, us, horde)) for z in bits(horde)]
-        buried = set(ctx.own) | set(ctx.opp or ())
-        # Each attacker's helpers: ("land", z) for a zombie that can reach its line, ("leave",
-        # z) for a zombie whose origin on the line hides a burial.
-        helpers: list[list[tuple[int, int]]] = []
-        for a in attackers:
-            between = self.between[ksq][a]
-            need = between if pend[a] & 15 == KING else between | 1 << a
-            options = [(0, z) for z, mask in reach if mask & need]
-            options += [(1, z) for z, _ in reach if between >> z & 1 and z in buried]
-            if not options:
+            if not board[v]:
+                piece = self._revealed(ctx, v)
+                if piece:
+                    pend[v] = piece
+                    if self._promotes(piece, v):
+                        promos.append(v)
+        # A reveal off the king's lines and knight squares can neither attack nor shield it:
+        # such a zombie may as well move (it can then help), only the others are tried both ways.
+        near = NEAR[ctx.ksq]
+        covered = [(z, piece) for z in bits(horde & near) if (piece := self._revealed(ctx, z))]
+        if len(covered) > 6:
+            covered = []  # too many to try each subset: their reveals are left out (still sound)
+        for chosen in range(1 << len(covered)):
+            staying = 0
+            trial = pend[:] if covered or promos else pend
+            pro = promos[:]
+            for i, (z, piece) in enumerate(covered):
+                if chosen >> i & 1:
+                    trial[z] = piece
+                    if self._promotes(piece, z):
+                        pro.append(z)
+                else:
+                    staying |= 1 << z
+            if self._coverable(trial, ctx, board, reach, staying, pro):
+                return False
+        return True
+
+    def _coverable(self, trial: list[int], ctx: _Trial, board: list[int],
+                   reach: dict[int, int], staying: int, promos: list[int]) -> bool:
+        """Whether each enemy piece attacking the king on ``trial`` can get a zombie of its
+        own (not one of ``staying``) landing between or on it (:meth:`_can_land`); with the
+        pawns on ``promos`` as queens and as knights (``trial`` is changed there)."""
+        them, ksq = 3 - ctx.us, ctx.ksq
+        for kind in (QUEEN, KNIGHT) if promos else (0,):
+            for v in promos:
+                trial[v] = code(kind, them)
+            attackers = self._attackers(trial, ksq, them)
+            if not attackers:
+                continue
+            helpers: list[list[tuple[int, int]]] = []
+            for a in attackers:
+                between = self.between[ksq][a]
+                need = between if trial[a] & 15 == KING else between | 1 << a
+                options = [(0, z) for z, mask in reach.items()
+                           if mask & need and not staying >> z & 1
+                           and self._can_land(z, mask & need, reach, staying)]
+                if not options:
+                    return False
+                helpers.append(options)
+            if not _assignable(helpers):
+                return False
+        return True
+
+    def _can_land(self, z: int, targets: int, reach: dict[int, int], staying: int) -> bool:
+        """Whether the zombie on ``z`` could land on one of ``targets`` (squares of its
+        :meth:`_span`): the other zombies standing on its way there must first leave (none of
+        ``staying``), each to a square off that way, other than the target and ``z`` itself
+        (still occupied)."""
+        for t in bits(targets):
+            path = self.between[z][t]
+            if path & staying:
+                continue
+            blocked = False
+            for y in reach:
+                if path >> y & 1 and not reach[y] & ~(path | 1 << t | 1 << z):
+                    blocked = True
+                    break
+            if not blocked:
                 return True
-            helpers.append(options)
-        return not _assignable(helpers)
+        return False
+
+    def _revealed(self, ctx: _Trial, sq: int) -> int:
+        """The piece a square of the mover's reveals once left empty (its own burial there,
+        else with the option the opponent's), or 0."""
+        return ctx.own.get(sq, 0) or (ctx.opp.get(sq, 0) if ctx.opp is not None else 0)
+
+    def _promotes(self, piece: int, sq: int) -> bool:
+        """Whether a revealed ``piece`` on ``sq`` is a pawn on its last rank (its owner picks
+        its new kind: the mover's king must be safe whatever it becomes)."""
+        return piece & 15 == PAWN and bool(self.last_rank[piece >> 4] >> sq & 1)
 
     def _attackers(self, board: list[int], sq: int, by: int) -> list[int]:
         """Squares of the pieces of colour ``by`` attacking ``sq`` on ``board``."""
@@ -546,11 +654,14 @@ class Zombie(ZombieText):
 
         A revealed enemy pawn on its last rank promotes by its owner's choice, which the mover
         cannot know: the king must be safe whatever it becomes (tried as a queen and a knight).
+        Only squares on the king's lines or knight squares can change that (a piece elsewhere
+        neither attacks nor shields it), so reveals and rot elsewhere are not made.
         """
+        near = NEAR[ksq]
         changes: list[tuple[int, int]] = []
         promos: list[int] = []
         for v in left:
-            if board[v]:
+            if board[v] or not near >> v & 1:
                 continue  # re-occupied during the turn: no reveal, the burial stays (#5)
             piece = ctx.own.get(v, 0)
             if piece:
@@ -559,14 +670,17 @@ class Zombie(ZombieText):
                     promos.append(v)
             elif ctx.opp is not None and ctx.opp.get(v, 0):
                 changes.append((v, ctx.opp[v]))
-        for sq in bits(rot):
-            changes.append((sq, 0))
+        rot &= near
         them = 3 - ctx.us
-        if not changes:
+        if not changes and not rot:
             return not self.rules.attacked(board, ksq, them)
         b = board[:]
         for sq, piece in changes:
             b[sq] = piece
+        while rot:
+            low = rot & -rot
+            b[low.bit_length() - 1] = 0
+            rot ^= low
         if not promos:
             return not self.rules.attacked(b, ksq, them)
         for kind in (QUEEN, KNIGHT):
