@@ -133,6 +133,10 @@ def _assignable(helpers: list[list[tuple[int, int]]]) -> bool:
     return all(place(i, set()) for i in range(len(helpers)))
 
 
+#: What the horde search remembers per position met: a way to finish the turn, or None
+Memo = dict[Any, "tuple[Action, ...] | None"]
+
+
 class _Trial(NamedTuple):
     """What a legality trial of the mover needs: its colour, king square and burial maps.
 
@@ -182,6 +186,12 @@ class Zombie(ZombieText):
         self.last_rank = {WHITE: 0xFF << 56, BLACK: 0xFF}
         self.lines = LINES
         self.between = BETWEEN
+        rays = self.rules.rays
+        #: ray_masks[d][sq]: the squares of ray d from sq; ray_up[d]: whether it climbs
+        self.ray_masks = [[sum(1 << t for t in rays[d][sq]) for sq in range(64)]
+                          for d in range(8)]
+        self.ray_up = [any(rays[d][sq] and rays[d][sq][0] > sq for sq in range(64))
+                       for d in range(8)]
 
     # ------------------------------------------------------------------ start
 
@@ -222,7 +232,7 @@ class Zombie(ZombieText):
         ctx = self._trial_context(st)
         if not st.horde:
             return self._normal_moves(st, ctx, rot=0)
-        memo: dict[Any, bool] = {}
+        memo: Memo = {}
         if self.either_or:
             # A normal move ends the moves at once: the whole horde rots.
             return self._normal_moves(st, ctx, rot=st.horde) + self._zombie_moves(
@@ -292,7 +302,7 @@ class Zombie(ZombieText):
         return out
 
     def _normal_then_horde(self, st: ZombieState, ctx: _Trial,
-                           memo: dict[Any, bool]) -> list[Action]:
+                           memo: Memo) -> list[Action]:
         """``normal_plus_zombies``: normal moves from which the horde can finish a legal turn."""
         board, us = st.board, ctx.us
         mine = [sq for sq in range(64) if board[sq] >> 4 == us and not st.zombies >> sq & 1]
@@ -310,16 +320,19 @@ class Zombie(ZombieText):
         return out
 
     def _zombie_moves(self, st: ZombieState, ctx: _Trial, horde: int, left: tuple[int, ...],
-                      ep: int, memo: dict[Any, bool]) -> list[Action]:
+                      ep: int, memo: Memo) -> list[Action]:
         """Moves of the horde's unmoved zombies that can be part of a legal turn.
 
-        The moves of one zombie to *inert* squares (off the king's lines and out of the other
-        zombies' reach, see :meth:`_horde_steps`) all lead to the same verdict: it is searched
-        once for them all.
+        Two shortcuts, both exact: the moves of one zombie to *inert* squares (off the king's
+        lines and out of the other zombies' reach, see :meth:`_horde_steps`) all lead to the
+        same verdict, searched once for them all; and a way found to finish the turn after one
+        move proves every move of it that can be played first instead (:meth:`_first_moves`:
+        the same moves in another order, replayed and checked in full).
         """
         board, us = st.board, ctx.us
         lines = self._king_lines(board, ctx, horde)
         reach = self._reaches(board, us, horde)
+        proven: set[Action] = set()
         out = []
         for sq in bits(horde):
             rest, left2 = horde & ~(1 << sq), left + (sq,)
@@ -329,29 +342,61 @@ class Zombie(ZombieText):
                     others |= mask
             inert: bool | None = None
             for m in self._zombie_pseudo(board, sq, us, ep):
+                if m in proven:
+                    out.append(m)
+                    continue
                 shared = not ((lines | others) >> m.to & 1) and not self._en_passant(board, m)
                 if shared and inert is not None:
                     if inert:
                         out.append(m)
                     continue
                 after = self._after(board, m, us)
-                ok = (not self.each_step or self._safe_after(after, ctx, ctx.ksq, left2, 0)) \
-                    and self._completable(after, ctx, rest, left2, memo)
+                plan = None
+                if not self.each_step or self._safe_after(after, ctx, ctx.ksq, left2, 0):
+                    plan = self._finish(after, ctx, rest, left2, memo)
                 if shared:
-                    inert = ok
-                if ok:
+                    inert = plan is not None
+                if plan is not None:
                     out.append(m)
+                    proven |= self._first_moves(board, ctx, horde, left, ep, (m, *plan))
         return out
+
+    def _first_moves(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+                     ep: int, turn: tuple[Action, ...]) -> set[Action]:
+        """The moves of ``turn`` (a legal way to finish it from ``board``) that can start it
+        instead of its first: each is tried first, then the others in their order, every move
+        checked as the search checks it and the end position judged."""
+        us, ksq = ctx.us, ctx.ksq
+        found: set[Action] = set()
+        for i in range(1, len(turn)):
+            b, h, gone = board, horde, left
+            for j, m in enumerate((turn[i], *turn[:i], *turn[i + 1:])):
+                if not h >> m.frm & 1 or m not in self._zombie_pseudo(b, m.frm, us,
+                                                                     ep if j == 0 else -1):
+                    break
+                b, h, gone = self._after(b, m, us), h & ~(1 << m.frm), gone + (m.frm,)
+                if self.each_step and not self._safe_after(b, ctx, ksq, gone, 0):
+                    break
+            else:
+                if self._safe_after(b, ctx, ksq, gone, h):
+                    found.add(turn[i])
+        return found
 
     def _en_passant(self, board: list[int], m: Action) -> bool:
         """Whether ``m`` is an en passant capture (it also empties a square it does not reach)."""
         return board[m.frm] & 15 == PAWN and not board[m.to] and bool((m.to ^ m.frm) & 7)
 
     def _completable(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
-                     memo: dict[Any, bool]) -> bool:
-        """Whether the turn can end legally from here: now (``end``, the rest of the horde
-        rotting), or after more zombie moves (RULINGS 5.8 #15: king safety is judged once the
-        whole turn is made, so a move is offered only if some way to finish the turn exists).
+                     memo: Memo) -> bool:
+        """Whether the turn can end legally from here (see :meth:`_finish`)."""
+        return self._finish(board, ctx, horde, left, memo) is not None
+
+    def _finish(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+                memo: Memo) -> tuple[Action, ...] | None:
+        """A way to end the turn legally from here: the further zombie moves (none: ``end``
+        now, the rest of the horde rotting), or None when there is none (RULINGS 5.8 #15:
+        king safety is judged once the whole turn is made, so a move is offered only if some
+        way to finish the turn exists).
 
         The search is bounded three ways: a sound proof that the turn is lost
         (:meth:`_hopeless`) cuts a branch early, only the zombie moves that can matter for the
@@ -360,28 +405,28 @@ class Zombie(ZombieText):
         are searched once).
         """
         if self._safe_after(board, ctx, ctx.ksq, left, horde):
-            return True
+            return ()
         if not horde:
-            return False
+            return None
         key = (tuple(board), horde, frozenset(left), ctx.ksq)
-        found = memo.get(key)
-        if found is not None:
-            return found
-        result = False
+        if key in memo:
+            return memo[key]
+        result: tuple[Action, ...] | None = None
         reach = self._reaches(board, ctx.us, horde)
         if not self._hopeless(board, ctx, horde, left, reach):
-            for sq, m in self._horde_steps(board, ctx, horde, reach):
+            for sq, m in self._horde_steps(board, ctx, horde, left, reach):
                 rest, left2 = horde & ~(1 << sq), left + (sq,)
                 after = self._after(board, m, ctx.us)
                 if self.each_step and not self._safe_after(after, ctx, ctx.ksq, left2, 0):
                     continue
-                if self._completable(after, ctx, rest, left2, memo):
-                    result = True
+                plan = self._finish(after, ctx, rest, left2, memo)
+                if plan is not None:
+                    result = (m, *plan)
                     break
         memo[key] = result
         return result
 
-    def _horde_steps(self, board: list[int], ctx: _Trial, horde: int,
+    def _horde_steps(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
                      reach: dict[int, int]) -> list[tuple[int, Action]]:
         """The (zombie square, move) pairs worth trying next in :meth:`_completable`.
 
@@ -395,6 +440,8 @@ class Zombie(ZombieText):
         again, and any other square off the lines only takes room from the other zombies.
         Without an inert square, each off-line move is tried. Promotions count once per square
         (our own piece's kind never matters to our king's safety; the zombie moves only once).
+        Moves onto a piece attacking the king if the turn ended now, or between it and the
+        king, come first (they are what a way to finish needs, so one is found sooner).
         """
         us = ctx.us
         lines = self._king_lines(board, ctx, horde)
@@ -426,7 +473,25 @@ class Zombie(ZombieText):
                 clearing.append(inert)
             else:
                 clearing.extend(away)
+        if len(near) > 1:
+            threats = self._threats(board, ctx, horde, left)
+            near.sort(key=lambda step: not threats >> step[1].to & 1)
         return near + clearing
+
+    def _threats(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...]) -> int:
+        """Bit set of the squares of the enemy pieces that would attack the king if the turn
+        ended now (the horde rotting, the reveals made), and of the squares between them and
+        the king (used to order the search, so it need not be exact)."""
+        b = board[:]
+        for v in left:
+            if not b[v]:
+                b[v] = self._revealed(ctx, v)
+        for z in bits(horde):
+            b[z] = 0
+        ksq, mask = ctx.ksq, 0
+        for a in self._attackers(b, ksq, 3 - ctx.us):
+            mask |= self.between[ksq][a] | 1 << a
+        return mask
 
     def _king_lines(self, board: list[int], ctx: _Trial, horde: int) -> int:
         """Bit set of the squares from which a piece could attack the king or shield it this
@@ -462,32 +527,41 @@ class Zombie(ZombieText):
 
     def _reaches(self, board: list[int], us: int, horde: int) -> dict[int, int]:
         """:meth:`_span` of every zombie of the ``horde``, by square."""
-        return {z: self._span(board, z, us, horde) for z in bits(horde)}
+        occupied = 0
+        for sq, piece in enumerate(board):
+            if piece:
+                occupied |= 1 << sq
+        enemy = 0
+        for sq in bits(occupied & ~horde):
+            if board[sq] >> 4 != us:
+                enemy |= 1 << sq
+        return {z: self._span(board, z, us, occupied & ~horde, enemy) for z in bits(horde)}
 
-    def _span(self, board: list[int], sq: int, us: int, horde: int) -> int:
+    def _span(self, board: list[int], sq: int, us: int, solid: int, enemy: int) -> int:
         """Bit set of every square the zombie on ``sq`` could pass or land on this turn, if all
-        other ``horde`` zombies got out of its way (a non-horde piece of ours stops it before,
-        an enemy piece on it: only a zombie could ever replace either)."""
-        r, piece = self.rules, board[sq]
-        kind, mask = piece & 15, 0
+        other horde zombies got out of its way (``solid``: the other pieces; one of ours stops
+        it before, an ``enemy`` piece on it: only a zombie could ever replace either)."""
+        r, kind = self.rules, board[sq] & 15
         if kind == PAWN:
+            mask = 0
             for t in (r.push1[us][sq], r.push2[us][sq]):
                 if t >= 0:
                     mask |= 1 << t
             for t in r.caps[us][sq]:
-                if board[t] >> 4 == 3 - us:
+                if enemy >> t & 1:
                     mask |= 1 << t
             return mask
         if kind == KNIGHT:
             return KNIGHT_SPAN[sq]
+        mask = 0
         for d in SLIDES.get(kind, ()):
-            for t in r.rays[d][sq]:
-                p = board[t]
-                if p and not horde >> t & 1:
-                    if p >> 4 != us:
-                        mask |= 1 << t
-                    break
-                mask |= 1 << t
+            ray = self.ray_masks[d][sq]
+            hit = ray & solid
+            if not hit:
+                mask |= ray
+                continue
+            t = (hit & -hit).bit_length() - 1 if self.ray_up[d] else hit.bit_length() - 1
+            mask |= self.between[sq][t] | (enemy & 1 << t)
         return mask
 
     def _hopeless(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
