@@ -309,14 +309,24 @@ class Zombie(ZombieText):
         castles = [m for m in self.rules.legal_moves(board, us, self._castling_rights(st), st.ep)
                    if m.frm == ctx.ksq and self.rules.castle_rule(m.frm, m.to, us) is not None]
         out = []
+        plans: list[tuple[Action, ...]] = []
         for m in self.rules.pseudo_moves(board, us, st.ep, mine) + castles:
             after = self._after(board, m, us)
             mctx = ctx._replace(ksq=m.to) if m.frm == ctx.ksq else ctx
             left = self._vacated(m, us)
             if self.each_step and not self._safe_after(after, mctx, mctx.ksq, left, 0):
                 continue
-            if self._completable(after, mctx, st.horde, left, memo):
+            # The horde's moves that finished the turn after another normal move often do
+            # after this one too: replayed and checked in full, they spare the search.
+            if any(self._replays(after, mctx, st.horde, left, -1, plan) for plan in plans):
                 out.append(m)
+                continue
+            plan = self._finish(after, mctx, st.horde, left, memo)
+            if plan is not None:
+                out.append(m)
+                if plan and plan not in plans:
+                    plans.insert(0, plan)
+                    del plans[3:]
         return out
 
     def _zombie_moves(self, st: ZombieState, ctx: _Trial, horde: int, left: tuple[int, ...],
@@ -327,12 +337,14 @@ class Zombie(ZombieText):
         lines and out of the other zombies' reach, see :meth:`_horde_steps`) all lead to the
         same verdict, searched once for them all; and a way found to finish the turn after one
         move proves every move of it that can be played first instead (:meth:`_first_moves`:
-        the same moves in another order, replayed and checked in full).
+        the same moves in another order, replayed and checked in full), and is tried after the
+        other first moves before searching (:meth:`_replays`).
         """
         board, us = st.board, ctx.us
         lines = self._king_lines(board, ctx, horde)
         reach = self._reaches(board, us, horde)
         proven: set[Action] = set()
+        turns: list[tuple[Action, ...]] = []
         out = []
         for sq in bits(horde):
             rest, left2 = horde & ~(1 << sq), left + (sq,)
@@ -350,6 +362,10 @@ class Zombie(ZombieText):
                     if inert:
                         out.append(m)
                     continue
+                if any(self._replays(board, ctx, horde, left, ep,
+                                     (m, *[x for x in turn if x.frm != sq])) for turn in turns):
+                    out.append(m)  # this move, then the rest of a turn found before
+                    continue
                 after = self._after(board, m, us)
                 plan = None
                 if not self.each_step or self._safe_after(after, ctx, ctx.ksq, left2, 0):
@@ -359,28 +375,36 @@ class Zombie(ZombieText):
                 if plan is not None:
                     out.append(m)
                     proven |= self._first_moves(board, ctx, horde, left, ep, (m, *plan))
+                    if plan:
+                        turns.insert(0, (m, *plan))
+                        del turns[3:]
         return out
 
     def _first_moves(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
                      ep: int, turn: tuple[Action, ...]) -> set[Action]:
         """The moves of ``turn`` (a legal way to finish it from ``board``) that can start it
-        instead of its first: each is tried first, then the others in their order, every move
-        checked as the search checks it and the end position judged."""
+        instead of its first: each is tried first, then the others in their order
+        (:meth:`_replays`)."""
+        return {turn[i] for i in range(1, len(turn))
+                if self._replays(board, ctx, horde, left, ep,
+                                 (turn[i], *turn[:i], *turn[i + 1:]))}
+
+    def _replays(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+                 ep: int, moves: tuple[Action, ...]) -> bool:
+        """Whether the zombie ``moves``, played in this order from ``board`` (the first with
+        the en passant square ``ep``), finish the turn legally: every move one of an unmoved
+        zombie of the ``horde`` by its pattern (and the king safe after it with
+        ``horde_check_each_step``), the king safe at the end."""
         us, ksq = ctx.us, ctx.ksq
-        found: set[Action] = set()
-        for i in range(1, len(turn)):
-            b, h, gone = board, horde, left
-            for j, m in enumerate((turn[i], *turn[:i], *turn[i + 1:])):
-                if not h >> m.frm & 1 or m not in self._zombie_pseudo(b, m.frm, us,
-                                                                     ep if j == 0 else -1):
-                    break
-                b, h, gone = self._after(b, m, us), h & ~(1 << m.frm), gone + (m.frm,)
-                if self.each_step and not self._safe_after(b, ctx, ksq, gone, 0):
-                    break
-            else:
-                if self._safe_after(b, ctx, ksq, gone, h):
-                    found.add(turn[i])
-        return found
+        b, h, gone = board, horde, left
+        for j, m in enumerate(moves):
+            if not h >> m.frm & 1 or m not in self._zombie_pseudo(b, m.frm, us,
+                                                                 ep if j == 0 else -1):
+                return False
+            b, h, gone = self._after(b, m, us), h & ~(1 << m.frm), gone + (m.frm,)
+            if self.each_step and not self._safe_after(b, ctx, ksq, gone, 0):
+                return False
+        return self._safe_after(b, ctx, ksq, gone, h)
 
     def _en_passant(self, board: list[int], m: Action) -> bool:
         """Whether ``m`` is an en passant capture (it also empties a square it does not reach)."""
