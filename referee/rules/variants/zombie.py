@@ -135,6 +135,9 @@ def _assignable(helpers: list[list[tuple[int, int]]]) -> bool:
 
 #: What the horde search remembers per position met: a way to finish the turn, or None
 Memo = dict[Any, "tuple[Action, ...] | None"]
+#: Per enemy piece attacking the king: the squares where a zombie would stop it, and the
+#: zombies that could land there
+Demands = list[tuple[int, list[int]]]
 
 
 class _Trial(NamedTuple):
@@ -343,6 +346,7 @@ class Zombie(ZombieText):
         board, us = st.board, ctx.us
         lines = self._king_lines(board, ctx, horde)
         reach = self._reaches(board, us, horde)
+        cases = self._relax(board, ctx, horde, left, reach)
         proven: set[Action] = set()
         turns: list[tuple[Action, ...]] = []
         out = []
@@ -357,7 +361,10 @@ class Zombie(ZombieText):
                 if m in proven:
                     out.append(m)
                     continue
-                shared = not ((lines | others) >> m.to & 1) and not self._en_passant(board, m)
+                ep_capture = self._en_passant(board, m)
+                if not ep_capture and self._lost_after(cases, sq, m.to):
+                    continue  # proven lost (en passant also empties another square: searched)
+                shared = not ((lines | others) >> m.to & 1) and not ep_capture
                 if shared and inert is not None:
                     if inert:
                         out.append(m)
@@ -437,8 +444,11 @@ class Zombie(ZombieText):
             return memo[key]
         result: tuple[Action, ...] | None = None
         reach = self._reaches(board, ctx.us, horde)
-        if not self._hopeless(board, ctx, horde, left, reach):
+        cases = self._relax(board, ctx, horde, left, reach)
+        if any(self._coverable(per_kind) for _, per_kind in cases):
             for sq, m in self._horde_steps(board, ctx, horde, left, reach):
+                if self._lost_after(cases, sq, m.to):
+                    continue  # proven lost without entering it
                 rest, left2 = horde & ~(1 << sq), left + (sq,)
                 after = self._after(board, m, ctx.us)
                 if self.each_step and not self._safe_after(after, ctx, ctx.ksq, left2, 0):
@@ -568,9 +578,10 @@ class Zombie(ZombieText):
         r, kind = self.rules, board[sq] & 15
         if kind == PAWN:
             mask = 0
-            for t in (r.push1[us][sq], r.push2[us][sq]):
-                if t >= 0:
-                    mask |= 1 << t
+            for t in (r.push1[us][sq], r.push2[us][sq]):  # a piece not of the horde stays
+                if t < 0 or solid >> t & 1:
+                    break
+                mask |= 1 << t
             for t in r.caps[us][sq]:
                 if enemy >> t & 1:
                     mask |= 1 << t
@@ -591,18 +602,26 @@ class Zombie(ZombieText):
     def _hopeless(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
                   reach: dict[int, int]) -> bool:
         """A sound proof that no order of moves of the ``horde`` zombies can end the turn with
-        the king safe (it prunes the search; False proves nothing).
+        the king safe (it prunes the search; False proves nothing). See :meth:`_relax`."""
+        return not any(self._coverable(demands) for _, demands in
+                       self._relax(board, ctx, horde, left, reach))
 
-        Take the most open board the turn can reach once it is known which zombies move:
-        every horde zombie gone, the reveals of ``left`` made and, for each zombie that moves,
-        the burial under its origin revealed (a revealed enemy pawn on its last rank as a
-        queen, and again as a knight: the king must be safe from both). An enemy piece
-        attacking the king there still attacks at the end unless a moving zombie lands
-        between or on it (a zombie re-occupying a square covers its reveal the same way). The
-        attackers' lines meet only at the king, so each needs a zombie of its own. For every
-        choice of which burial-covering zombies move (the others may as well move: their
-        leaving reveals nothing), if no such assignment exists even with every other zombie
-        out of the way (:meth:`_span`), the turn is lost.
+    def _relax(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+               reach: dict[int, int]) -> list[tuple[int, list[Demands]]]:
+        """What the king needs from the ``horde``, in the most open board the turn can reach
+        once it is known which zombies move: per choice, the zombies that stay (and rot) and,
+        per promotion piece tried, each attacker's squares and the zombies that could land there.
+
+        That board: every horde zombie gone, the reveals of ``left`` made and, for each zombie
+        that moves, the burial under its origin revealed (a revealed enemy pawn on its last
+        rank as a queen, and again as a knight: the king must be safe from both). An enemy
+        piece attacking the king there still attacks at the end unless a moving zombie lands
+        between or on it (a zombie re-occupying a square covers its reveal the same way), and
+        only one that can get there even with every other zombie out of the way
+        (:meth:`_span`, :meth:`_can_land`). The attackers' lines meet only at the king, so
+        each needs a zombie of its own (:meth:`_coverable`). Only the zombies covering a
+        burial on the king's lines or knight squares are tried both ways (moving, staying):
+        the others' reveals can neither attack nor shield the king, so they may as well move.
         """
         pend = board[:]
         for sq in bits(horde):
@@ -615,12 +634,12 @@ class Zombie(ZombieText):
                     pend[v] = piece
                     if self._promotes(piece, v):
                         promos.append(v)
-        # A reveal off the king's lines and knight squares can neither attack nor shield it:
-        # such a zombie may as well move (it can then help), only the others are tried both ways.
         near = NEAR[ctx.ksq]
         covered = [(z, piece) for z in bits(horde & near) if (piece := self._revealed(ctx, z))]
         if len(covered) > 6:
             covered = []  # too many to try each subset: their reveals are left out (still sound)
+        them, ksq = 3 - ctx.us, ctx.ksq
+        cases: list[tuple[int, list[Demands]]] = []
         for chosen in range(1 << len(covered)):
             staying = 0
             trial = pend[:] if covered or promos else pend
@@ -632,35 +651,45 @@ class Zombie(ZombieText):
                         pro.append(z)
                 else:
                     staying |= 1 << z
-            if self._coverable(trial, ctx, board, reach, staying, pro):
-                return False
-        return True
+            per_kind: list[Demands] = []
+            for kind in (QUEEN, KNIGHT) if pro else (0,):
+                for v in pro:
+                    trial[v] = code(kind, them)
+                demands: Demands = []
+                for a in self._attackers(trial, ksq, them):
+                    between = self.between[ksq][a]
+                    need = between if trial[a] & 15 == KING else between | 1 << a
+                    demands.append((need, [z for z, mask in reach.items()
+                                           if mask & need and not staying >> z & 1
+                                           and self._can_land(z, mask & need, reach, staying)]))
+                per_kind.append(demands)
+            cases.append((staying, per_kind))
+        return cases
 
-    def _coverable(self, trial: list[int], ctx: _Trial, board: list[int],
-                   reach: dict[int, int], staying: int, promos: list[int]) -> bool:
-        """Whether each enemy piece attacking the king on ``trial`` can get a zombie of its
-        own (not one of ``staying``) landing between or on it (:meth:`_can_land`); with the
-        pawns on ``promos`` as queens and as knights (``trial`` is changed there)."""
-        them, ksq = 3 - ctx.us, ctx.ksq
-        for kind in (QUEEN, KNIGHT) if promos else (0,):
-            for v in promos:
-                trial[v] = code(kind, them)
-            attackers = self._attackers(trial, ksq, them)
-            if not attackers:
-                continue
+    @staticmethod
+    def _coverable(per_kind: list[Demands], moved: int = -1, landed: int = -1) -> bool:
+        """Whether every attacker of every promotion piece tried can get a zombie of its own;
+        after the zombie on ``moved`` landed on ``landed`` (it blocks the attacker whose squares
+        hold it and helps no other)."""
+        for demands in per_kind:
             helpers: list[list[tuple[int, int]]] = []
-            for a in attackers:
-                between = self.between[ksq][a]
-                need = between if trial[a] & 15 == KING else between | 1 << a
-                options = [(0, z) for z, mask in reach.items()
-                           if mask & need and not staying >> z & 1
-                           and self._can_land(z, mask & need, reach, staying)]
+            for need, zombies in demands:
+                if landed >= 0 and need >> landed & 1:
+                    continue
+                options = [(0, z) for z in zombies if z != moved]
                 if not options:
                     return False
                 helpers.append(options)
             if not _assignable(helpers):
                 return False
         return True
+
+    @classmethod
+    def _lost_after(cls, cases: list[tuple[int, list[Demands]]], z: int, to: int) -> bool:
+        """A sound proof (from :meth:`_relax` of the position before) that once the zombie on
+        ``z`` moves to ``to`` the turn cannot end with the king safe."""
+        return not any(cls._coverable(per_kind, z, to) for staying, per_kind in cases
+                       if not staying >> z & 1)
 
     def _can_land(self, z: int, targets: int, reach: dict[int, int], staying: int) -> bool:
         """Whether the zombie on ``z`` could land on one of ``targets`` (squares of its
