@@ -313,12 +313,25 @@ class Zombie(ZombieText):
                    if m.frm == ctx.ksq and self.rules.castle_rule(m.frm, m.to, us) is not None]
         out = []
         plans: list[tuple[Action, ...]] = []
+        lost: dict[int, bool] = {}
+        near = NEAR[ctx.ksq]
         for m in self.rules.pseudo_moves(board, us, st.ep, mine) + castles:
             after = self._after(board, m, us)
             mctx = ctx._replace(ksq=m.to) if m.frm == ctx.ksq else ctx
             left = self._vacated(m, us)
             if self.each_step and not self._safe_after(after, mctx, mctx.ksq, left, 0):
                 continue
+            if self._safe_after(after, mctx, mctx.ksq, left, st.horde):
+                out.append(m)  # the turn may end at once
+                continue
+            if m.frm != ctx.ksq and not near >> m.to & 1 and not self._en_passant(board, m):
+                # Landing off the king's lines and knight squares, the piece neither shields
+                # nor takes an attacker: the bound with the piece simply gone holds for all
+                # its moves there (:meth:`_lost_without`).
+                if m.frm not in lost:
+                    lost[m.frm] = self._lost_without(board, ctx, st.horde, m.frm)
+                if lost[m.frm]:
+                    continue
             # The horde's moves that finished the turn after another normal move often do
             # after this one too: replayed and checked in full, they spare the search.
             if any(self._replays(after, mctx, st.horde, left, -1, plan) for plan in plans):
@@ -331,6 +344,17 @@ class Zombie(ZombieText):
                     plans.insert(0, plan)
                     del plans[3:]
         return out
+
+    def _lost_without(self, board: list[int], ctx: _Trial, horde: int, sq: int) -> bool:
+        """A sound proof that once the mover's piece on ``sq`` leaves for a square off the
+        king's lines and knight squares, no horde moves can end the turn with the king safe:
+        :meth:`_relax` on the board without the piece (its square left, so a burial there
+        counts; the square it lands on only takes room from the zombies)."""
+        b = board[:]
+        b[sq] = 0
+        reach = self._reaches(b, ctx.us, horde)
+        return not any(self._coverable(per_kind)
+                       for _, per_kind in self._relax(b, ctx, horde, (sq,), reach))
 
     def _zombie_moves(self, st: ZombieState, ctx: _Trial, horde: int, left: tuple[int, ...],
                       ep: int, memo: Memo) -> list[Action]:
