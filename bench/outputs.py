@@ -6,12 +6,19 @@ written to the backend) -> ``LumaDisplay.show`` (the screen rendered and pushed 
 real SSD1306 driver on a modelled I2C bus, and through luma's dummy device). Prints p50 and
 p99 in milliseconds against the target (p99 <= 20 ms) and exits 1 when it is missed.
 
-Why the modelled bus: a no-op bus made the display look free, but the SSD1306 frame is 1,030
-bytes, about 23 ms on I2C at 400 kHz and 93 ms at 100 kHz. The bus here counts every byte
-the real driver sends (commands and data) and the time each step costs is the CPU time plus
-the transfer time of those bytes at 400 kHz (9 bit times per byte, start/address/stop per
-transfer), which is what the Pi waits for. The 100 kHz figure is printed beside it. The
-reference, the same step with the bytes dropped (no bus), is measured in the same run.
+Why the modelled bus: a no-op bus made the display look free, but a whole SSD1306 frame is
+1,030 bytes, about 23 ms on I2C at 400 kHz and 93 ms at 100 kHz. The bus here counts every
+byte the driver sends (commands and data) and the time each step costs is the CPU time plus
+the transfer time of those bytes at 400 kHz (9 bit times per byte, about 20 more per
+transfer: start, address, control byte, stop), which is what the Pi waits for. The 100 kHz
+figure and the bytes per frame are printed beside it. The display sends only the changed
+pages (:mod:`hardware.display.pages`), so the typical updates are timed as they happen in a
+game: a move (the side to move alternates, with its clock), a clock tick, captures with a
+prompt, zombie news, the end, and screens of every kind in turn. The worst case, a full
+redraw (the first frame, and the one after a reset or reconnect), is timed on its own and
+printed against the same target; it happens once per (re)connection, not per event, so it
+is reported beside the p99 verdict rather than in it. The reference, the same step with the
+bytes dropped (no bus), is measured in the same run.
 Run: .venv/bin/python bench/outputs.py [N]
 """
 
@@ -27,6 +34,7 @@ from luma.core.interface.serial import noop
 
 from hardware.clock import ChessClock, TimeControl
 from hardware.display.backends import LumaDisplay, open_display
+from hardware.display.screen import ClockFace
 from hardware.leds.backends import BoardLeds, LedBackend, MockLeds
 from hardware.leds.player import LedPlayer
 from referee.app.present import Presenter
@@ -88,8 +96,9 @@ class NullSink:
 def situations(i: int) -> dict[str, Sequence[GameEvent]]:
     """Event batches for iteration ``i`` (squares vary so no frame repeats the last)."""
     a, b = FILES[i % 8], FILES[(i + 3) % 8]
-    return {
+    out: dict[str, Sequence[GameEvent]] = {
         "move": [Moved(f"{a}2-{a}4", frm=f"{a}2", to=f"{a}4")],
+        "clock tick": [],
         "capture + hell home": [
             Moved("", frm=f"{a}4", to=f"{b}5"), Captured("", piece="p", square=f"{b}5"),
             Marker("", marker="tombstone", square=f"{b}5"),
@@ -104,25 +113,40 @@ def situations(i: int) -> dict[str, Sequence[GameEvent]]:
         "game over": [Moved("", frm="a0", to=f"{a}8"),
                       GameEnded("Ghost takes the king - 0-1", result="0-1")],
     }
+    kinds = [k for k in out if k != "clock tick"]
+    out["every screen in turn"] = out[kinds[i % len(kinds)]]
+    return out
+
+
+def clock_face(name: str, i: int, cc: ChessClock) -> ClockFace:
+    """The clock shown at step ``i``: a tick a step for "clock tick", else the running clock."""
+    if name == "clock tick":
+        return ClockFace(300.0 - i, 280.0, WHITE)
+    return cc.face()
 
 
 def pipeline(name: str, player: LedPlayer, display: LumaDisplay,
-             cc: ChessClock) -> Callable[[int], None]:
-    """One step of the output path for situation ``name``: events in, LEDs and display out."""
+             cc: ChessClock, redraw: bool = False) -> Callable[[int], None]:
+    """One step of the output path for situation ``name``: events in, LEDs and display out
+    (the side to move alternates with each move; with ``redraw`` the display was reset before
+    each step, so every frame goes whole)."""
     presenter = Presenter()
 
     def step(i: int) -> None:
-        shown = presenter.update(situations(i)[name], turn=WHITE, clock=cc.face())
+        turn = BLACK if name != "clock tick" and i % 2 else WHITE
+        shown = presenter.update(situations(i)[name], turn=turn, clock=clock_face(name, i, cc))
         player.show(shown.scene)
+        if redraw:
+            display.redraw()
         display.show(shown.screen)
 
     return step
 
 
 def measure(n: int, step: Callable[[int], None],
-            bus: ModelledI2C | None) -> tuple[list[float], list[float]]:
-    """Per step: (CPU ms + bus ms at 400 kHz, bus ms at 100 kHz)."""
-    out, slow = [], []
+            bus: ModelledI2C | None) -> tuple[list[float], list[float], list[int]]:
+    """Per step: (CPU ms + bus ms at 400 kHz, bus ms at 100 kHz, bytes on the bus)."""
+    out, slow, sizes = [], [], []
     for i in range(n):
         t0 = time.process_time()
         step(i)
@@ -130,12 +154,14 @@ def measure(n: int, step: Callable[[int], None],
         if bus is None:
             out.append(cpu)
             slow.append(0.0)
+            sizes.append(0)
             continue
         bytes_, transfers = bus.bytes, bus.transfers
+        sizes.append(bytes_)
         out.append(cpu + bus.take_ms(I2C_HZ[0]))
         bus.bytes, bus.transfers = bytes_, transfers
         slow.append(bus.take_ms(I2C_HZ[1]))
-    return out, slow
+    return out, slow, sizes
 
 
 def backends(sensor: object | None
@@ -160,15 +186,19 @@ def main(argv: list[str]) -> int:
     n = int(argv[1]) if len(argv) > 1 else 300
     cc = ChessClock(TimeControl(300, increment=2))
     cc.start()
-    print(f"{'situation':<22} {'backends':<26} {'p50 ms':>8} {'p99 ms':>8} {'@100kHz p99':>12}")
-    worst = 0.0
+    print(f"{'situation':<22} {'backends':<26} {'p50 ms':>8} {'p99 ms':>8} {'@100kHz p99':>12} "
+          f"{'bytes p50':>9} {'p99':>5}")
     with contextlib.ExitStack() as stack:
         sensor = stack.enter_context(open_sensor("sim://?variant=deadmans")) if open_sensor \
             else None
         worst = run(n, cc, sensor)
+        full = full_redraw(n, cc)
     verdict = "ok" if worst <= TARGET_P99_MS else "MISSED"
-    print(f"worst p99 {worst:.2f} ms (target <= {TARGET_P99_MS:.0f} ms, I2C at 400 kHz): "
-          f"{verdict}")
+    print(f"worst p99 {worst:.2f} ms per event (target <= {TARGET_P99_MS:.0f} ms, I2C at "
+          f"400 kHz): {verdict}")
+    over = "over the target" if full > TARGET_P99_MS else "within the target"
+    print(f"full redraw (first frame, after a reset or reconnect) p99 {full:.2f} ms: {over}; "
+          "once per (re)connection, not per event, so not in the verdict")
     return 0 if worst <= TARGET_P99_MS else 1
 
 
@@ -180,15 +210,35 @@ def run(n: int, cc: ChessClock, sensor: object | None) -> float:
             player = LedPlayer(leds, animate=False)
             if bus is not None:
                 bus.take_ms(I2C_HZ[0])  # the device's set-up commands are not a frame
-            times, slow = measure(n, pipeline(name, player, display, cc), bus)
-            p50 = statistics.median(times)
-            p99 = statistics.quantiles(times, n=100)[98]
-            worst = max(worst, p99)
-            slow99 = f"{statistics.quantiles(slow, n=100)[98]:12.2f}" if bus else f"{'-':>12}"
-            print(f"{name:<22} {label:<26} {p50:8.2f} {p99:8.2f} {slow99}")
+            times, slow, sizes = measure(n, pipeline(name, player, display, cc), bus)
+            worst = max(worst, report(name, label, times, slow, sizes, bus is not None))
             player.close()
             display.close()
     return worst
+
+
+def full_redraw(n: int, cc: ChessClock) -> float:
+    """p99 (ms) of a move with the display reset before each frame (every frame whole)."""
+    bus = ModelledI2C()
+    display = open_display("ssd1306", serial_interface=bus)
+    player = LedPlayer(BoardLeds(NullSink()), animate=False)
+    bus.take_ms(I2C_HZ[0])
+    times, slow, sizes = measure(n, pipeline("move", player, display, cc, redraw=True), bus)
+    p99 = report("move, full redraw", "board + ssd1306 @i2c", times, slow, sizes, True)
+    player.close()
+    display.close()
+    return p99
+
+
+def report(name: str, label: str, times: list[float], slow: list[float], sizes: list[int],
+           on_bus: bool) -> float:
+    """Print one row; returns its p99 (ms)."""
+    p99 = statistics.quantiles(times, n=100)[98]
+    slow99 = f"{statistics.quantiles(slow, n=100)[98]:12.2f}" if on_bus else f"{'-':>12}"
+    size = (f"{statistics.median(sizes):9.0f} {statistics.quantiles(sizes, n=100)[98]:5.0f}"
+            if on_bus else f"{'-':>9} {'-':>5}")
+    print(f"{name:<22} {label:<26} {statistics.median(times):8.2f} {p99:8.2f} {slow99} {size}")
+    return p99
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ which keeps the last image (tests). :class:`CaptureDisplay` also writes each fra
 
 The name comes from ``spec``, else ``$GRAVEKEEPER_DISPLAY``, else ``config.kind``:
 ``ssd1306://1/0x3D`` is bus 1, address 0x3D; ``hd44780://1/0x27?width=20&height=4``;
-``capture:///tmp/shots``. luma is imported only when a device is opened.
+``capture:///tmp/shots``. luma is imported only when a device is opened. The OLEDs are sent
+only the changed part of each frame (:mod:`hardware.display.pages`): a whole frame is about
+23 ms on I2C at 400 kHz.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any, Final, Protocol, runtime_checkable
 from PIL import Image
 
 from hardware.config import CHARACTER_DISPLAYS, DISPLAY_KINDS, DisplayConfig
+from hardware.display.pages import PageWriter
 from hardware.display.render import render_image, render_text
 from hardware.display.screen import Screen
 from hardware.errors import (
@@ -48,11 +51,17 @@ class Display(Protocol):
 
 class LumaDisplay:
     """Shows screens on a luma ``device``; thread-safe. ``character`` devices get text
-    (``cols`` x ``rows``), the others a 1-bit image of the device's size. Owns the device."""
+    (``cols`` x ``rows``), the others a 1-bit image of the device's size. Owns the device.
+
+    With a ``pages`` writer (the SSD1306 and SH1106 OLEDs, see :mod:`hardware.display.pages`)
+    a frame sends only the changed part of the display RAM instead of luma's whole frame;
+    :meth:`redraw` makes the next frame go whole (after the display was reset or reconnected).
+    """
 
     def __init__(self, device: Any, *, character: bool = False, cols: int = 16,
-                 rows: int = 2) -> None:
+                 rows: int = 2, pages: PageWriter | None = None) -> None:
         self.device = device
+        self.pages = pages
         self.character, self.cols, self.rows = character, cols, rows
         self._lock = threading.Lock()
         self._closed = False
@@ -75,12 +84,22 @@ class LumaDisplay:
             else:
                 image = render_image(screen, self.device.width, self.device.height)
                 self.last_image = image.convert(self.device.mode)
-                self.device.display(self.last_image)
+                if self.pages is not None:
+                    self.pages.write(self.device.preprocess(self.last_image))
+                else:
+                    self.device.display(self.last_image)
             self.frames += 1
             self._shown(screen)
 
     def _shown(self, screen: Screen) -> None:
         """Hook for subclasses, called under the lock after each frame."""
+
+    def redraw(self) -> None:
+        """Send the next frame whole: the display was reset, reconnected or powered up again
+        and its RAM no longer holds the last frame (a failed write does this by itself)."""
+        with self._lock:
+            if self.pages is not None:
+                self.pages.forget()
 
     def close(self) -> None:
         """Clear the display and release its bus (luma's ``cleanup``). Idempotent."""
@@ -139,8 +158,8 @@ def open_display(spec: str | None = None, *, config: DisplayConfig | None = None
                                                   height=config.height, backlight=backlight)
         return LumaDisplay(device, character=True, cols=config.width, rows=config.height)
     chip = getattr(_luma("luma.oled.device"), config.kind)
-    return LumaDisplay(chip(interface, width=config.width, height=config.height,
-                            rotate=config.rotate))
+    device = chip(interface, width=config.width, height=config.height, rotate=config.rotate)
+    return LumaDisplay(device, pages=PageWriter.for_device(device))
 
 
 #: The options a display URL takes, and their ranges (as in a rig's ``[display]`` table).

@@ -105,6 +105,14 @@ LINES: tuple[int, ...] = tuple(
                        or abs((b & 7) - (a & 7)) == abs((b >> 3) - (a >> 3))))
     for a in range(64))
 
+#: KNIGHT_SPAN[sq]: the squares a knight on sq reaches
+KNIGHT_SPAN: tuple[int, ...] = tuple(
+    sum(1 << b for b in range(64)
+        if sorted((abs((b & 7) - (a & 7)), abs((b >> 3) - (a >> 3)))) == [1, 2])
+    for a in range(64))
+#: NEAR[sq]: the only squares where a piece can attack or shield sq (its lines, knight squares)
+NEAR: tuple[int, ...] = tuple(LINES[a] | KNIGHT_SPAN[a] for a in range(64))
+
 
 def _assignable(helpers: list[list[tuple[int, int]]]) -> bool:
     """Whether every item can get a helper of its own from its list (bipartite matching by
@@ -122,6 +130,13 @@ def _assignable(helpers: list[list[tuple[int, int]]]) -> bool:
         return False
 
     return all(place(i, set()) for i in range(len(helpers)))
+
+
+#: What the horde search remembers per position met: a way to finish the turn, or None
+Memo = dict[Any, "tuple[Action, ...] | None"]
+#: Per enemy piece attacking the king: the squares where a zombie would stop it, and the
+#: zombies that could land there
+Demands = list[tuple[int, list[int]]]
 
 
 class _Trial(NamedTuple):
@@ -169,6 +184,12 @@ class Zombie(ZombieText):
         self.last_rank = {WHITE: 0xFF << 56, BLACK: 0xFF}
         self.lines = LINES
         self.between = BETWEEN
+        rays = self.rules.rays
+        #: ray_masks[d][sq]: the squares of ray d from sq; ray_up[d]: whether it climbs
+        self.ray_masks = [[sum(1 << t for t in rays[d][sq]) for sq in range(64)]
+                          for d in range(8)]
+        self.ray_up = [any(rays[d][sq] and rays[d][sq][0] > sq for sq in range(64))
+                       for d in range(8)]
 
     # ------------------------------------------------------------------ start
 
@@ -209,7 +230,7 @@ class Zombie(ZombieText):
         ctx = self._trial_context(st)
         if not st.horde:
             return self._normal_moves(st, ctx, rot=0)
-        memo: dict[Any, bool] = {}
+        memo: Memo = {}
         if self.either_or:
             # A normal move ends the moves at once: the whole horde rots.
             return self._normal_moves(st, ctx, rot=st.horde) + self._zombie_moves(
@@ -279,42 +300,153 @@ class Zombie(ZombieText):
         return out
 
     def _normal_then_horde(self, st: ZombieState, ctx: _Trial,
-                           memo: dict[Any, bool]) -> list[Action]:
+                           memo: Memo) -> list[Action]:
         """``normal_plus_zombies``: normal moves from which the horde can finish a legal turn."""
         board, us = st.board, ctx.us
         mine = [sq for sq in range(64) if board[sq] >> 4 == us and not st.zombies >> sq & 1]
         castles = [m for m in self.rules.legal_moves(board, us, self._castling_rights(st), st.ep)
                    if m.frm == ctx.ksq and self.rules.castle_rule(m.frm, m.to, us) is not None]
         out = []
+        plans: list[tuple[Action, ...]] = []
+        lost: dict[int, bool] = {}
+        near = NEAR[ctx.ksq]
         for m in self.rules.pseudo_moves(board, us, st.ep, mine) + castles:
             after = self._after(board, m, us)
             mctx = ctx._replace(ksq=m.to) if m.frm == ctx.ksq else ctx
             left = self._vacated(m, us)
             if self.each_step and not self._safe_after(after, mctx, mctx.ksq, left, 0):
                 continue
-            if self._completable(after, mctx, st.horde, left, memo):
+            if self._safe_after(after, mctx, mctx.ksq, left, st.horde):
+                out.append(m)  # the turn may end at once
+                continue
+            if m.frm != ctx.ksq and not near >> m.to & 1 and not self._en_passant(board, m):
+                # Landing off the king's lines and knight squares, the piece neither shields
+                # nor takes an attacker: the bound with the piece simply gone holds for all
+                # its moves there (:meth:`_lost_without`).
+                if m.frm not in lost:
+                    lost[m.frm] = self._lost_without(board, ctx, st.horde, m.frm)
+                if lost[m.frm]:
+                    continue
+            # The horde's moves that finished the turn after another normal move often do
+            # after this one too: replayed and checked in full, they spare the search.
+            if any(self._replays(after, mctx, st.horde, left, -1, plan) for plan in plans):
                 out.append(m)
+                continue
+            plan = self._finish(after, mctx, st.horde, left, memo)
+            if plan is not None:
+                out.append(m)
+                if plan and plan not in plans:
+                    plans.insert(0, plan)
+                    del plans[3:]
         return out
 
+    def _lost_without(self, board: list[int], ctx: _Trial, horde: int, sq: int) -> bool:
+        """A sound proof that once the mover's piece on ``sq`` leaves for a square off the
+        king's lines and knight squares, no horde moves can end the turn with the king safe:
+        :meth:`_relax` on the board without the piece (its square left, so a burial there
+        counts; the square it lands on only takes room from the zombies)."""
+        b = board[:]
+        b[sq] = 0
+        reach = self._reaches(b, ctx.us, horde)
+        return not any(self._coverable(per_kind)
+                       for _, per_kind in self._relax(b, ctx, horde, (sq,), reach))
+
     def _zombie_moves(self, st: ZombieState, ctx: _Trial, horde: int, left: tuple[int, ...],
-                      ep: int, memo: dict[Any, bool]) -> list[Action]:
-        """Moves of the horde's unmoved zombies that can be part of a legal turn."""
+                      ep: int, memo: Memo) -> list[Action]:
+        """Moves of the horde's unmoved zombies that can be part of a legal turn.
+
+        Two shortcuts, both exact: the moves of one zombie to *inert* squares (off the king's
+        lines and out of the other zombies' reach, see :meth:`_horde_steps`) all lead to the
+        same verdict, searched once for them all; and a way found to finish the turn after one
+        move proves every move of it that can be played first instead (:meth:`_first_moves`:
+        the same moves in another order, replayed and checked in full), and is tried after the
+        other first moves before searching (:meth:`_replays`).
+        """
+        board, us = st.board, ctx.us
+        lines = self._king_lines(board, ctx, horde)
+        reach = self._reaches(board, us, horde)
+        cases = self._relax(board, ctx, horde, left, reach)
+        proven: set[Action] = set()
+        turns: list[tuple[Action, ...]] = []
         out = []
         for sq in bits(horde):
             rest, left2 = horde & ~(1 << sq), left + (sq,)
-            for m in self._zombie_pseudo(st.board, sq, ctx.us, ep):
-                after = self._after(st.board, m, ctx.us)
-                if self.each_step and not self._safe_after(after, ctx, ctx.ksq, left2, 0):
-                    continue
-                if self._completable(after, ctx, rest, left2, memo):
+            others = 0
+            for z, mask in reach.items():
+                if z != sq:
+                    others |= mask
+            inert: bool | None = None
+            for m in self._zombie_pseudo(board, sq, us, ep):
+                if m in proven:
                     out.append(m)
+                    continue
+                ep_capture = self._en_passant(board, m)
+                if not ep_capture and self._lost_after(cases, sq, m.to):
+                    continue  # proven lost (en passant also empties another square: searched)
+                shared = not ((lines | others) >> m.to & 1) and not ep_capture
+                if shared and inert is not None:
+                    if inert:
+                        out.append(m)
+                    continue
+                if any(self._replays(board, ctx, horde, left, ep,
+                                     (m, *[x for x in turn if x.frm != sq])) for turn in turns):
+                    out.append(m)  # this move, then the rest of a turn found before
+                    continue
+                after = self._after(board, m, us)
+                plan = None
+                if not self.each_step or self._safe_after(after, ctx, ctx.ksq, left2, 0):
+                    plan = self._finish(after, ctx, rest, left2, memo)
+                if shared:
+                    inert = plan is not None
+                if plan is not None:
+                    out.append(m)
+                    proven |= self._first_moves(board, ctx, horde, left, ep, (m, *plan))
+                    if plan:
+                        turns.insert(0, (m, *plan))
+                        del turns[3:]
         return out
 
+    def _first_moves(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+                     ep: int, turn: tuple[Action, ...]) -> set[Action]:
+        """The moves of ``turn`` (a legal way to finish it from ``board``) that can start it
+        instead of its first: each is tried first, then the others in their order
+        (:meth:`_replays`)."""
+        return {turn[i] for i in range(1, len(turn))
+                if self._replays(board, ctx, horde, left, ep,
+                                 (turn[i], *turn[:i], *turn[i + 1:]))}
+
+    def _replays(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+                 ep: int, moves: tuple[Action, ...]) -> bool:
+        """Whether the zombie ``moves``, played in this order from ``board`` (the first with
+        the en passant square ``ep``), finish the turn legally: every move one of an unmoved
+        zombie of the ``horde`` by its pattern (and the king safe after it with
+        ``horde_check_each_step``), the king safe at the end."""
+        us, ksq = ctx.us, ctx.ksq
+        b, h, gone = board, horde, left
+        for j, m in enumerate(moves):
+            if not h >> m.frm & 1 or m not in self._zombie_pseudo(b, m.frm, us,
+                                                                 ep if j == 0 else -1):
+                return False
+            b, h, gone = self._after(b, m, us), h & ~(1 << m.frm), gone + (m.frm,)
+            if self.each_step and not self._safe_after(b, ctx, ksq, gone, 0):
+                return False
+        return self._safe_after(b, ctx, ksq, gone, h)
+
+    def _en_passant(self, board: list[int], m: Action) -> bool:
+        """Whether ``m`` is an en passant capture (it also empties a square it does not reach)."""
+        return board[m.frm] & 15 == PAWN and not board[m.to] and bool((m.to ^ m.frm) & 7)
+
     def _completable(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
-                     memo: dict[Any, bool]) -> bool:
-        """Whether the turn can end legally from here: now (``end``, the rest of the horde
-        rotting), or after more zombie moves (RULINGS 5.8 #15: king safety is judged once the
-        whole turn is made, so a move is offered only if some way to finish the turn exists).
+                     memo: Memo) -> bool:
+        """Whether the turn can end legally from here (see :meth:`_finish`)."""
+        return self._finish(board, ctx, horde, left, memo) is not None
+
+    def _finish(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+                memo: Memo) -> tuple[Action, ...] | None:
+        """A way to end the turn legally from here: the further zombie moves (none: ``end``
+        now, the rest of the horde rotting), or None when there is none (RULINGS 5.8 #15:
+        king safety is judged once the whole turn is made, so a move is offered only if some
+        way to finish the turn exists).
 
         The search is bounded three ways: a sound proof that the turn is lost
         (:meth:`_hopeless`) cuts a branch early, only the zombie moves that can matter for the
@@ -323,44 +455,50 @@ class Zombie(ZombieText):
         are searched once).
         """
         if self._safe_after(board, ctx, ctx.ksq, left, horde):
-            return True
+            return ()
         if not horde:
-            return False
+            return None
         key = (tuple(board), horde, frozenset(left), ctx.ksq)
-        found = memo.get(key)
-        if found is not None:
-            return found
-        result = False
-        if not self._hopeless(board, ctx, horde, left):
-            for sq, m in self._horde_steps(board, ctx, horde):
+        if key in memo:
+            return memo[key]
+        result: tuple[Action, ...] | None = None
+        reach = self._reaches(board, ctx.us, horde)
+        cases = self._relax(board, ctx, horde, left, reach)
+        if any(self._coverable(per_kind) for _, per_kind in cases):
+            for sq, m in self._horde_steps(board, ctx, horde, left, reach):
+                if self._lost_after(cases, sq, m.to):
+                    continue  # proven lost without entering it
                 rest, left2 = horde & ~(1 << sq), left + (sq,)
                 after = self._after(board, m, ctx.us)
                 if self.each_step and not self._safe_after(after, ctx, ctx.ksq, left2, 0):
                     continue
-                if self._completable(after, ctx, rest, left2, memo):
-                    result = True
+                plan = self._finish(after, ctx, rest, left2, memo)
+                if plan is not None:
+                    result = (m, *plan)
                     break
         memo[key] = result
         return result
 
-    def _horde_steps(self, board: list[int], ctx: _Trial,
-                     horde: int) -> list[tuple[int, Action]]:
+    def _horde_steps(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+                     reach: dict[int, int]) -> list[tuple[int, Action]]:
         """The (zombie square, move) pairs worth trying next in :meth:`_completable`.
 
-        Only what lands on or leaves the king's live *lines* (:meth:`_king_lines`) can change
-        whether the king is safe at the end. A move that neither lands there nor leaves from
-        there, and that does not clear a square another remaining zombie could ever pass or
-        land on (its origin, or an enemy piece it captures), leaves the turn no better than
-        letting the zombie rot:
-        every later move stays possible and the final position near the king is the same.
-        Those moves are skipped. So are promotions but one per square (our own piece's kind
-        never matters to our king's safety, and the zombie moves only once). Moves landing on
-        the lines come first.
+        Only what lands on the king's live *lines* (:meth:`_king_lines`) can change whether
+        the king is safe at the end; those moves are all tried, first. A move landing off the
+        lines does no better than letting the zombie rot, unless its leaving matters: another
+        remaining zombie could pass or land on its origin, or a burial under its origin on
+        the lines would be revealed. For such a zombie one move to an *inert* square (off the
+        lines and out of every other remaining zombie's reach, :meth:`_span`) stands for all
+        of them: lines and reaches only shrink during a turn, so such a square never matters
+        again, and any other square off the lines only takes room from the other zombies.
+        Without an inert square, each off-line move is tried. Promotions count once per square
+        (our own piece's kind never matters to our king's safety; the zombie moves only once).
+        Moves onto a piece attacking the king if the turn ended now, or between it and the
+        king, come first (they are what a way to finish needs, so one is found sooner).
         """
         us = ctx.us
         lines = self._king_lines(board, ctx, horde)
-        zombies = list(bits(horde))
-        reach = {z: self._span(board, z, us, horde) for z in zombies}
+        zombies = list(reach)
         near: list[tuple[int, Action]] = []
         clearing: list[tuple[int, Action]] = []
         for z in zombies:
@@ -368,8 +506,10 @@ class Zombie(ZombieText):
             for z2 in zombies:
                 if z2 != z:
                     others |= reach[z2]
-            leaves_line = (lines | others) >> z & 1
+            leaving = others >> z & 1 or (lines >> z & 1 and self._revealed(ctx, z))
             seen = 0
+            away: list[tuple[int, Action]] = []
+            inert: tuple[int, Action] | None = None
             for m in self._zombie_pseudo(board, z, us, -1):
                 to = m.to
                 if seen >> to & 1:
@@ -377,9 +517,34 @@ class Zombie(ZombieText):
                 seen |= 1 << to
                 if lines >> to & 1:
                     near.append((z, m))
-                elif leaves_line or (board[to] and others >> to & 1):
-                    clearing.append((z, m))
+                elif leaving and inert is None:
+                    if others >> to & 1:
+                        away.append((z, m))
+                    else:
+                        inert = (z, m)
+            if inert is not None:
+                clearing.append(inert)
+            else:
+                clearing.extend(away)
+        if len(near) > 1:
+            threats = self._threats(board, ctx, horde, left)
+            near.sort(key=lambda step: not threats >> step[1].to & 1)
         return near + clearing
+
+    def _threats(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...]) -> int:
+        """Bit set of the squares of the enemy pieces that would attack the king if the turn
+        ended now (the horde rotting, the reveals made), and of the squares between them and
+        the king (used to order the search, so it need not be exact)."""
+        b = board[:]
+        for v in left:
+            if not b[v]:
+                b[v] = self._revealed(ctx, v)
+        for z in bits(horde):
+            b[z] = 0
+        ksq, mask = ctx.ksq, 0
+        for a in self._attackers(b, ksq, 3 - ctx.us):
+            mask |= self.between[ksq][a] | 1 << a
+        return mask
 
     def _king_lines(self, board: list[int], ctx: _Trial, horde: int) -> int:
         """Bit set of the squares from which a piece could attack the king or shield it this
@@ -413,71 +578,165 @@ class Zombie(ZombieText):
                 mask |= seg
         return mask
 
-    def _span(self, board: list[int], sq: int, us: int, horde: int) -> int:
+    def _reaches(self, board: list[int], us: int, horde: int) -> dict[int, int]:
+        """:meth:`_span` of every zombie of the ``horde``, by square."""
+        occupied = 0
+        for sq, piece in enumerate(board):
+            if piece:
+                occupied |= 1 << sq
+        enemy = 0
+        for sq in bits(occupied & ~horde):
+            if board[sq] >> 4 != us:
+                enemy |= 1 << sq
+        return {z: self._span(board, z, us, occupied & ~horde, enemy) for z in bits(horde)}
+
+    def _span(self, board: list[int], sq: int, us: int, solid: int, enemy: int) -> int:
         """Bit set of every square the zombie on ``sq`` could pass or land on this turn, if all
-        other ``horde`` zombies got out of its way (a non-horde piece of ours stops it before,
-        an enemy piece on it: only a zombie could ever replace either)."""
-        r, piece = self.rules, board[sq]
-        kind, mask = piece & 15, 0
+        other horde zombies got out of its way (``solid``: the other pieces; one of ours stops
+        it before, an ``enemy`` piece on it: only a zombie could ever replace either)."""
+        r, kind = self.rules, board[sq] & 15
         if kind == PAWN:
-            for t in (r.push1[us][sq], r.push2[us][sq]):
-                if t >= 0:
-                    mask |= 1 << t
+            mask = 0
+            for t in (r.push1[us][sq], r.push2[us][sq]):  # a piece not of the horde stays
+                if t < 0 or solid >> t & 1:
+                    break
+                mask |= 1 << t
             for t in r.caps[us][sq]:
-                if board[t] >> 4 == 3 - us:
+                if enemy >> t & 1:
                     mask |= 1 << t
             return mask
         if kind == KNIGHT:
-            return sum(1 << t for t in r.knight[sq])
+            return KNIGHT_SPAN[sq]
+        mask = 0
         for d in SLIDES.get(kind, ()):
-            for t in r.rays[d][sq]:
-                p = board[t]
-                if p and not horde >> t & 1:
-                    if p >> 4 != us:
-                        mask |= 1 << t
-                    break
-                mask |= 1 << t
+            ray = self.ray_masks[d][sq]
+            hit = ray & solid
+            if not hit:
+                mask |= ray
+                continue
+            t = (hit & -hit).bit_length() - 1 if self.ray_up[d] else hit.bit_length() - 1
+            mask |= self.between[sq][t] | (enemy & 1 << t)
         return mask
 
-    def _hopeless(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...]) -> bool:
+    def _hopeless(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+                  reach: dict[int, int]) -> bool:
         """A sound proof that no order of moves of the ``horde`` zombies can end the turn with
-        the king safe (it prunes the search; False proves nothing).
+        the king safe (it prunes the search; False proves nothing). See :meth:`_relax`."""
+        return not any(self._coverable(demands) for _, demands in
+                       self._relax(board, ctx, horde, left, reach))
 
-        Take the most open board the turn can reach: every horde zombie gone, the reveals of
-        ``left`` made (a revealed pawn on its last rank as a queen). An enemy piece attacking the
-        king there still attacks at the end unless a horde zombie captures it, or something
-        lands between: a zombie, or a reveal on a zombie's origin. The attackers' lines meet
-        only at the king, so each needs a zombie of its own, landing there or leaving from
-        there (one zombie may do both: land on one line, uncover a reveal on another). If no
-        such assignment exists even with every other zombie out of the way (:meth:`_span`),
-        the turn is lost.
+    def _relax(self, board: list[int], ctx: _Trial, horde: int, left: tuple[int, ...],
+               reach: dict[int, int]) -> list[tuple[int, list[Demands]]]:
+        """What the king needs from the ``horde``, in the most open board the turn can reach
+        once it is known which zombies move: per choice, the zombies that stay (and rot) and,
+        per promotion piece tried, each attacker's squares and the zombies that could land there.
+
+        That board: every horde zombie gone, the reveals of ``left`` made and, for each zombie
+        that moves, the burial under its origin revealed (a revealed enemy pawn on its last
+        rank as a queen, and again as a knight: the king must be safe from both). An enemy
+        piece attacking the king there still attacks at the end unless a moving zombie lands
+        between or on it (a zombie re-occupying a square covers its reveal the same way), and
+        only one that can get there even with every other zombie out of the way
+        (:meth:`_span`, :meth:`_can_land`). The attackers' lines meet only at the king, so
+        each needs a zombie of its own (:meth:`_coverable`). Only the zombies covering a
+        burial on the king's lines or knight squares are tried both ways (moving, staying):
+        the others' reveals can neither attack nor shield the king, so they may as well move.
         """
-        us, them, ksq = ctx.us, 3 - ctx.us, ctx.ksq
         pend = board[:]
         for sq in bits(horde):
             pend[sq] = 0
+        promos: list[int] = []
         for v in left:
-            piece = 0 if board[v] else ctx.own.get(v, 0) or (ctx.opp or {}).get(v, 0)
-            if piece:
-                pend[v] = code(QUEEN, them) if piece >> 4 == them and piece & 15 == PAWN and \
-                    self.last_rank[them] >> v & 1 else piece
-        attackers = self._attackers(pend, ksq, them)
-        if not attackers:
-            return False
-        reach = [(z, self._span(board, z, us, horde)) for z in bits(horde)]
-        buried = set(ctx.own) | set(ctx.opp or ())
-        # Each attacker's helpers: ("land", z) for a zombie that can reach its line, ("leave",
-        # z) for a zombie whose origin on the line hides a burial.
-        helpers: list[list[tuple[int, int]]] = []
-        for a in attackers:
-            between = self.between[ksq][a]
-            need = between if pend[a] & 15 == KING else between | 1 << a
-            options = [(0, z) for z, mask in reach if mask & need]
-            options += [(1, z) for z, _ in reach if between >> z & 1 and z in buried]
-            if not options:
+            if not board[v]:
+                piece = self._revealed(ctx, v)
+                if piece:
+                    pend[v] = piece
+                    if self._promotes(piece, v):
+                        promos.append(v)
+        near = NEAR[ctx.ksq]
+        covered = [(z, piece) for z in bits(horde & near) if (piece := self._revealed(ctx, z))]
+        if len(covered) > 6:
+            covered = []  # too many to try each subset: their reveals are left out (still sound)
+        them, ksq = 3 - ctx.us, ctx.ksq
+        cases: list[tuple[int, list[Demands]]] = []
+        for chosen in range(1 << len(covered)):
+            staying = 0
+            trial = pend[:] if covered or promos else pend
+            pro = promos[:]
+            for i, (z, piece) in enumerate(covered):
+                if chosen >> i & 1:
+                    trial[z] = piece
+                    if self._promotes(piece, z):
+                        pro.append(z)
+                else:
+                    staying |= 1 << z
+            per_kind: list[Demands] = []
+            for kind in (QUEEN, KNIGHT) if pro else (0,):
+                for v in pro:
+                    trial[v] = code(kind, them)
+                demands: Demands = []
+                for a in self._attackers(trial, ksq, them):
+                    between = self.between[ksq][a]
+                    need = between if trial[a] & 15 == KING else between | 1 << a
+                    demands.append((need, [z for z, mask in reach.items()
+                                           if mask & need and not staying >> z & 1
+                                           and self._can_land(z, mask & need, reach, staying)]))
+                per_kind.append(demands)
+            cases.append((staying, per_kind))
+        return cases
+
+    @staticmethod
+    def _coverable(per_kind: list[Demands], moved: int = -1, landed: int = -1) -> bool:
+        """Whether every attacker of every promotion piece tried can get a zombie of its own;
+        after the zombie on ``moved`` landed on ``landed`` (it blocks the attacker whose squares
+        hold it and helps no other)."""
+        for demands in per_kind:
+            helpers: list[list[tuple[int, int]]] = []
+            for need, zombies in demands:
+                if landed >= 0 and need >> landed & 1:
+                    continue
+                options = [(0, z) for z in zombies if z != moved]
+                if not options:
+                    return False
+                helpers.append(options)
+            if not _assignable(helpers):
+                return False
+        return True
+
+    @classmethod
+    def _lost_after(cls, cases: list[tuple[int, list[Demands]]], z: int, to: int) -> bool:
+        """A sound proof (from :meth:`_relax` of the position before) that once the zombie on
+        ``z`` moves to ``to`` the turn cannot end with the king safe."""
+        return not any(cls._coverable(per_kind, z, to) for staying, per_kind in cases
+                       if not staying >> z & 1)
+
+    def _can_land(self, z: int, targets: int, reach: dict[int, int], staying: int) -> bool:
+        """Whether the zombie on ``z`` could land on one of ``targets`` (squares of its
+        :meth:`_span`): the other zombies standing on its way there must first leave (none of
+        ``staying``), each to a square off that way, other than the target and ``z`` itself
+        (still occupied)."""
+        for t in bits(targets):
+            path = self.between[z][t]
+            if path & staying:
+                continue
+            blocked = False
+            for y in reach:
+                if path >> y & 1 and not reach[y] & ~(path | 1 << t | 1 << z):
+                    blocked = True
+                    break
+            if not blocked:
                 return True
-            helpers.append(options)
-        return not _assignable(helpers)
+        return False
+
+    def _revealed(self, ctx: _Trial, sq: int) -> int:
+        """The piece a square of the mover's reveals once left empty (its own burial there,
+        else with the option the opponent's), or 0."""
+        return ctx.own.get(sq, 0) or (ctx.opp.get(sq, 0) if ctx.opp is not None else 0)
+
+    def _promotes(self, piece: int, sq: int) -> bool:
+        """Whether a revealed ``piece`` on ``sq`` is a pawn on its last rank (its owner picks
+        its new kind: the mover's king must be safe whatever it becomes)."""
+        return piece & 15 == PAWN and bool(self.last_rank[piece >> 4] >> sq & 1)
 
     def _attackers(self, board: list[int], sq: int, by: int) -> list[int]:
         """Squares of the pieces of colour ``by`` attacking ``sq`` on ``board``."""
@@ -541,11 +800,14 @@ class Zombie(ZombieText):
 
         A revealed enemy pawn on its last rank promotes by its owner's choice, which the mover
         cannot know: the king must be safe whatever it becomes (tried as a queen and a knight).
+        Only squares on the king's lines or knight squares can change that (a piece elsewhere
+        neither attacks nor shields it), so reveals and rot elsewhere are not made.
         """
+        near = NEAR[ksq]
         changes: list[tuple[int, int]] = []
         promos: list[int] = []
         for v in left:
-            if board[v]:
+            if board[v] or not near >> v & 1:
                 continue  # re-occupied during the turn: no reveal, the burial stays (#5)
             piece = ctx.own.get(v, 0)
             if piece:
@@ -554,14 +816,17 @@ class Zombie(ZombieText):
                     promos.append(v)
             elif ctx.opp is not None and ctx.opp.get(v, 0):
                 changes.append((v, ctx.opp[v]))
-        for sq in bits(rot):
-            changes.append((sq, 0))
+        rot &= near
         them = 3 - ctx.us
-        if not changes:
+        if not changes and not rot:
             return not self.rules.attacked(board, ksq, them)
         b = board[:]
         for sq, piece in changes:
             b[sq] = piece
+        while rot:
+            low = rot & -rot
+            b[low.bit_length() - 1] = 0
+            rot ^= low
         if not promos:
             return not self.rules.attacked(b, ksq, them)
         for kind in (QUEEN, KNIGHT):
