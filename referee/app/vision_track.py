@@ -47,7 +47,7 @@ from referee.rules.game import Game
 from referee.rules.state import State
 from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, classify_board
 from vision.errors import UnsupportedVariantError
-from vision.geometry import SQUARE, Corners, warp_board
+from vision.geometry import SQUARE, Corners, homography, warp_board
 from vision.sources import Frame
 
 STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames (0-255)
@@ -76,6 +76,8 @@ SHIFT = 1             # squares are compared at every shift up to this many SMAL
 #                       (after the ECC alignment: what is left is local)
 MAX_SEQUENCE = 3      # longest action sequence tried when re-synchronising
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
+BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
+REFOUND_SHARE = 0.6   # ... and a board re-found must align at least this share of it
 
 
 @dataclass(frozen=True)
@@ -190,6 +192,31 @@ def _align(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.ndarray[A
                                      borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
 
 
+def _register(reference: Any, warped: Any, corners: Corners) -> Corners:
+    """``corners`` corrected so that their warp lines up with the ``reference`` warp: the
+    perspective (homography) ECC fit of the two boards' lightness, composed into the corners.
+    A board found afresh differs from the one the reference was taken with by a few pixels of
+    perspective, which the per-frame affine alignment cannot absorb. Unchanged if ECC fails."""
+    ref = cv2.GaussianBlur(_lab_small(reference)[..., 0], (5, 5), 0)
+    new = cv2.GaussianBlur(_match_light(_lab_small(warped), _lab_small(reference))[..., 0],
+                           (5, 5), 0)
+    w = np.eye(3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
+    try:
+        ecc: Any = cv2.findTransformECC
+        _, w = ecc(ref, new, w, cv2.MOTION_HOMOGRAPHY, criteria, None, 5)
+    except cv2.error:
+        return corners
+    small = 8.0 * SMALL
+    pts = np.array([[[0, 0]], [[small, 0]], [[small, small]], [[0, small]]], dtype=np.float32)
+    moved = cv2.perspectiveTransform(pts, np.asarray(w, dtype=np.float64)).reshape(4, 2)
+    if float(np.abs(moved - pts.reshape(4, 2)).max()) > SMALL:
+        return corners  # more than a square: not a correction
+    to_image = np.linalg.inv(homography(corners, int(small)))
+    out = cv2.perspectiveTransform(moved.reshape(-1, 1, 2).astype(np.float64), to_image)
+    return np.asarray(out.reshape(4, 2), dtype=np.float32)
+
+
 def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     """64 values (a1 = 0): how much each square's central region changed from ``before`` to
     ``after`` (warped boards), in Lab units, brightness matched, best over small shifts, less the
@@ -228,6 +255,19 @@ def agreement(warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     out[:, WHITE] = np.minimum(occ, white)
     out[:, BLACK] = np.minimum(occ, -white)
     return out
+
+
+def grid_alignment(warped: Any) -> float:
+    """How sharply the warped board's square edges fall on the lattice lines: the median (over
+    rows, so pieces and a hand on part of the board do not count) horizontal and vertical
+    gradient on the 7 inner lines, over the median elsewhere. A camera bumped by even a third
+    of a square drops it several-fold; the ratio does not depend on the light."""
+    g = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, 8 * SMALL), interpolation=cv2.INTER_AREA),
+                     cv2.COLOR_BGR2GRAY).astype(np.float32)
+    profile = (np.median(np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)), axis=0)
+               + np.median(np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)), axis=1))
+    lines = [k * SMALL + d for k in range(1, 8) for d in (-1, 0)]
+    return float(profile[lines].mean() / (float(np.median(profile)) + 1e-3))
 
 
 def _looks_like(warped: Any, occ: Sequence[int]) -> bool:
@@ -436,8 +476,12 @@ class Tracker:
     """
 
     def __init__(self, corners: Corners, variant: str = "standard", *, stills: bool = False,
-                 game: Game | None = None) -> None:
+                 game: Game | None = None, relocate: bool = True) -> None:
         self.corners = corners
+        self.relocate = relocate
+        self.relocations = 0  # times the board was found again after the camera moved
+        self._alignment: float | None = None  # grid alignment of the start picture
+        self._relocated_in = -1  # the still period in which a re-location was last tried
         self.decoder = Decoder(game if game is not None else Game(variant))
         self.game = self.decoder.game
         self.stills = stills
@@ -529,13 +573,17 @@ class Tracker:
         empty), or failing that after START_PATIENCE settled checks, the first settled frame.
         With stills, the first frame is the start."""
         if self.stills:
-            self._reference = warped
+            self._set_start(warped)
             return
         if self._is_check():
             self._start_checks += 1
         if self._start_checks > START_PATIENCE or (
                 self._calm and _looks_like(warped, self.decoder.occupancy())):
-            self._reference = warped
+            self._set_start(warped)
+
+    def _set_start(self, warped: Any) -> None:
+        self._reference = warped
+        self._alignment = grid_alignment(warped)
 
     def warp(self, frame: Frame) -> Any:
         """The frame's board, warped top-down (a8 top-left)."""
@@ -543,7 +591,59 @@ class Tracker:
 
     def step(self, frame: Frame) -> list[Recognised]:
         """Process one frame; return the moves it completed (usually none)."""
-        return self.step_warped(self.warp(frame))
+        warped = self.warp(frame)
+        if self.relocate and self._alignment is not None and (
+                self.stills or self._still >= STILL_FRAMES - 1):
+            warped = self._refind(frame, warped)
+        return self.step_warped(warped)
+
+    def _refind(self, frame: Frame, warped: Any) -> Any:
+        """When a settling frame's squares no longer sit on the lattice (the camera was bumped
+        or the board pushed), find the board again (labelled as close as possible to the old
+        corners) and warp the frame anew; the reference picture stays, so a move made while
+        the camera moved is still decoded. Tried once per still period; a board re-found that
+        does not align (a hand over most of it) is not taken."""
+        base = self._alignment
+        if (base is None or self._relocated_in == self.still_since
+                or grid_alignment(warped) >= BUMPED_SHARE * base):
+            return warped
+        self._relocated_in = self.still_since
+        from vision.errors import BoardNotFoundError
+        from vision.locate import locate_board
+
+        try:
+            corners = locate_board(frame, previous=self.corners)
+        except BoardNotFoundError:
+            return warped
+        corners, again = self._nearest_window(frame, corners)
+        corners = _register(self._reference, again, corners)
+        again = warp_board(frame, corners)
+        if grid_alignment(again) < REFOUND_SHARE * base:
+            return warped
+        self.corners = corners
+        self.relocations += 1
+        return again
+
+    def _nearest_window(self, frame: Frame, corners: Corners) -> tuple[Corners, Any]:
+        """Of the 8x8 windows of the re-found lattice shifted by up to one square each way
+        (a crowded board can be placed one square off), the one whose warp looks most like
+        the reference picture (least median change), with that warp."""
+        board = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
+        h = cv2.getPerspectiveTransform(board, np.asarray(corners, dtype=np.float32))
+        best: tuple[float, Corners, Any] | None = None
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                moved = (board + np.array([dx, dy], dtype=np.float32)).reshape(-1, 1, 2)
+                shifted = np.asarray(cv2.perspectiveTransform(moved, h).reshape(4, 2),
+                                     dtype=np.float32)
+                again = warp_board(frame, shifted)
+                ref = _lab_small(self._reference)
+                diff = _match_light(_lab_small(again), ref) - ref
+                cost = float(np.median(np.sqrt(np.einsum("ijc,ijc->ij", diff, diff))))
+                if best is None or cost < best[0]:
+                    best = (cost, shifted, again)
+        assert best is not None
+        return best[1], best[2]
 
     def step_warped(self, warped: Any) -> list[Recognised]:
         """Process one already warped frame (see :meth:`warp`)."""

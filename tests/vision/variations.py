@@ -168,3 +168,17 @@ def write_folder(folder: Path, images: list[Any]) -> Path:
     for i, img in enumerate(images):
         cv2.imwrite(str(folder / f"frame_{i:05d}.png"), img)
     return folder
+
+
+def bump(img: Any, at: float = 3.0, shift: tuple[float, float] = (30.0, -18.0)) -> Any:
+    """``img`` as a camera bumped by ``at`` degrees and ``shift`` pixels sees it (a sudden
+    change of the homography between board and image)."""
+    h, w = img.shape[:2]
+    m = bump_matrix(at, shift)
+    return cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def bump_matrix(at: float = 3.0, shift: tuple[float, float] = (30.0, -18.0)) -> Any:
+    a = np.deg2rad(at)
+    return np.array([[np.cos(a), -np.sin(a), shift[0]], [np.sin(a), np.cos(a), shift[1]],
+                     [0.0, 0.0, 1.0]])
