@@ -100,11 +100,18 @@ def compose(fen_board: str, start: Any) -> Any:
     return out
 
 
-def random_game(plies: int, seed: int) -> list[str]:
-    """A random legal game of standard chess (captures preferred, so pieces of both colours
-    cross squares of both colours), as UCI-like action texts."""
-    rng = np.random.default_rng(seed)
+def _game(fen: str | None) -> Game:
     game = Game("standard")
+    if fen is None:
+        return game
+    return Game(game.variant, state=game.variant.from_position(fen))  # type: ignore[attr-defined]
+
+
+def random_game(plies: int, seed: int, fen: str | None = None) -> list[str]:
+    """A random legal game of standard chess (captures preferred, so pieces of both colours
+    cross squares of both colours), as UCI-like action texts, from the start or ``fen``."""
+    rng = np.random.default_rng(seed)
+    game = _game(fen)
     texts: list[str] = []
     for _ in range(plies):
         legal = game.legal()
@@ -117,11 +124,11 @@ def random_game(plies: int, seed: int) -> list[str]:
 
 
 def composite_game(moves: list[str], start: Any, seed: int = 0,
-                   jitter: float = 3.0) -> list[Any]:
-    """One frame per position (the start, then after each move), each shifted a little as if
-    rectified on its own."""
+                   jitter: float = 3.0, fen: str | None = None) -> list[Any]:
+    """One frame per position (the start or the set-up ``fen``, then after each move), each
+    shifted a little as if rectified on its own."""
     rng = np.random.default_rng(seed)
-    game = Game("standard")
+    game = _game(fen)
     boards = [game.variant.fen(game.state).split()[0]]
     for m in moves:
         game.play(m)
