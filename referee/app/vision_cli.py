@@ -14,6 +14,7 @@ from referee.app.errors import CommandParser, UsageError, fail
 from vision.errors import VisionError
 
 if TYPE_CHECKING:
+    from referee.app.vision_track import Tracker
     from referee.rules.game import Game
 
 
@@ -102,6 +103,12 @@ def _start(variant: str, fen: str | None) -> Game:
     return Game(game.variant, seed=game.seed, state=read(fen))
 
 
+def _print_moves(tracker: Tracker, printed: int, upto: int) -> int:
+    for played in tracker.game.played[printed:upto]:
+        print(played.text, flush=True)
+    return max(printed, upto)
+
+
 def track_main(argv: list[str]) -> int:
     """``vision-track SOURCE --corners JSON [--variant NAME] [--fen FEN]``: print moves, then
     a summary."""
@@ -123,9 +130,14 @@ def track_main(argv: list[str]) -> int:
         except RefereeError as e:
             src.close()
             return _fail(prog, f"variant {args.variant!r}: {e}")
+        printed = 0
         with src:
-            for move in tracker.run(src.frames()):
-                print(move.text, flush=True)
+            for _ in tracker.run(src.frames()):
+                # A later frame may still take back the last decisions (Tracker._retract):
+                # the record is printed once they can no longer change.
+                final = len(tracker.game.played) - tracker.pending()
+                printed = _print_moves(tracker, printed, final)
+        _print_moves(tracker, printed, len(tracker.game.played))
     except UsageError as e:
         return _fail(prog, str(e))
     except VisionError as e:

@@ -36,7 +36,7 @@ every other candidate board by a margin.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -75,6 +75,7 @@ SMALL = 25            # pixels per square of the change map's working copy
 SHIFT = 1             # squares are compared at every shift up to this many SMALL pixels
 #                       (after the ECC alignment: what is left is local)
 MAX_SEQUENCE = 3      # longest action sequence tried when re-synchronising
+RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
 BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
 REFOUND_SHARE = 0.6   # ... and a board re-found must align at least this share of it
@@ -498,6 +499,11 @@ class Tracker:
         self._start_checks = 0
         self._calm = False  # the last frame moved less than START_CALM motion thresholds
         self._lost = 0      # settled checks in a row that changed but were not explained
+        #: the reference picture before each of the last accepted decisions, and how many
+        #: actions each played (what :meth:`_retract` may take back)
+        self._history: list[tuple[Any, int]] = []
+        self.retracted = 0    # actions the last step took back before playing its moves
+        self.corrections = 0  # times accepted moves were taken back and replaced
         self._quiet = 0     # frames in a row that moved less than STILL_DIFF
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
@@ -674,6 +680,7 @@ class Tracker:
 
     def _judge(self, warped: Any) -> list[Recognised]:
         self.settled += 1
+        self.retracted = 0
         change = change_map(self._reference, warped)
         tau = threshold(change)
         if float(change.max()) < tau:
@@ -681,9 +688,14 @@ class Tracker:
             self._reference = warped  # nothing moved: follow slow lighting drift
             self._lost = 0
             return []
-        decision = self.decoder.decide(change, agreement(warped),
-                                       deep=self.stills or self._steady(warped))
+        agree = agreement(warped)
+        deep = self.stills or self._steady(warped)
+        decision = self.decoder.decide(change, agree, deep=deep)
         cand = decision.candidate
+        if cand is None and deep and 0 < decision.changed <= MAX_CHANGED:
+            retraction = self._retract(warped, agree)
+            if retraction is not None:
+                return retraction
         if cand is None:
             self._heal(warped)
             self.ignored += 1  # a hand, or a change no legal move explains
@@ -691,9 +703,61 @@ class Tracker:
                 self._lost += 1
             return []
         self._lost = 0
+        self._history.append((self._reference, len(cand.actions)))
+        del self._history[:-RETRACT_DEPTH]
         self._reference = self._new_reference(warped, change, cand.squares)
         return [Recognised(text, self.frames - 1, decision.score)
                 for text in self.decoder.accept(cand)]
+
+    def _retract(self, warped: Any, agree: np.ndarray[Any, Any]) -> list[Recognised] | None:
+        """A steady board that no legal continuation explains may show that a move accepted
+        earlier was wrong (a piece put down on one square, then moved on to another; a
+        settled frame caught mid-move). Take back the last one or two accepted decisions and
+        look for up to MAX_SEQUENCE actions explaining the board against the picture taken
+        before them; when a different sequence does, it replaces what was played."""
+        game = self.game
+        undone = 0
+        for back in range(1, len(self._history) + 1):
+            before, count = self._history[-back]
+            undone += count
+            state = game.state
+            for _ in range(undone):
+                if state.parent is None:
+                    return None
+                state = state.parent
+            retracted = [p.text for p in game.played[len(game.played) - undone:]]
+            trial = Decoder(Game(game.variant, seed=game.seed, state=state))
+            change = change_map(before, warped)
+            decision = trial.decide(change, agree, deep=True)
+            cand = decision.candidate
+            if cand is None:
+                continue
+            texts = [game.variant.format_action(a) for a in cand.actions]
+            if texts == retracted:
+                continue
+            # What the new sequence repeats of the old one stays played (then it only adds
+            # moves the current picture could not explain on its own).
+            keep = 0
+            while keep < min(len(texts), undone) and texts[keep] == retracted[keep]:
+                keep += 1
+            for _ in range(undone - keep):
+                game.undo()
+            del self._history[len(self._history) - back:]
+            self._history.append((before, len(cand.actions)))
+            self._reference = before
+            self._reference = self._new_reference(warped, change, cand.squares)
+            self._lost = 0
+            self.retracted = undone - keep
+            self.corrections += self.retracted > 0
+            tail = replace(cand, actions=cand.actions[keep:])
+            return [Recognised(text, self.frames - 1, decision.score)
+                    for text in self.decoder.accept(tail)]
+        return None
+
+    def pending(self) -> int:
+        """How many of the last actions played may still be taken back by a later frame
+        (:meth:`_retract`): a printed record should wait for them."""
+        return sum(count for _, count in self._history)
 
     def run(self, frames: Iterable[Frame]) -> Iterator[Recognised]:
         """Process every frame, yielding moves as they are recognised."""
