@@ -31,6 +31,13 @@ every other candidate board by a margin.
   the candidate's weakest square allows (a hand or an arm still over the board), and it beats the
   runner-up by a margin. Squares that changed without explanation keep their old reference
   look until they are steady across two checks (a hand leaving vs a nudged piece).
+* **Taking back.** A steady board no continuation explains may show that an accepted move was
+  wrong (a piece put down, photographed, then moved on): the last one or two decisions are
+  taken back and the board explained from the picture before them. A new order of the same
+  moves (a transposition) keeps the old record.
+* **A bumped camera.** When a settling frame's square edges leave the lattice lines
+  (:func:`grid_alignment`), the board is found again near the old corners, and registered to
+  the reference picture so that the comparison goes on where it was.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ import cv2
 import numpy as np
 
 from referee.rules.actions import Action
+from referee.rules.errors import RefereeError
 from referee.rules.game import Game
 from referee.rules.state import State
 from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, classify_board
@@ -735,24 +743,37 @@ class Tracker:
             texts = [game.variant.format_action(a) for a in cand.actions]
             if texts == retracted:
                 continue
-            # What the new sequence repeats of the old one stays played (then it only adds
-            # moves the current picture could not explain on its own).
-            keep = 0
-            while keep < min(len(texts), undone) and texts[keep] == retracted[keep]:
-                keep += 1
-            for _ in range(undone - keep):
+            if all(text in texts for text in retracted):
+                # The old moves are all in the new sequence (in another order: a transposition
+                # the picture cannot tell apart): they stay played, the others are added.
+                extra = [a for a, text in zip(cand.actions, texts, strict=True)
+                         if text not in retracted]
+                if not self._playable(extra):
+                    continue
+                cand, undone = replace(cand, actions=tuple(extra)), 0
+            for _ in range(undone):
                 game.undo()
             del self._history[len(self._history) - back:]
-            self._history.append((before, len(cand.actions)))
+            kept = len(retracted) - undone  # actions since ``before`` that stay played
+            self._history.append((before, kept + len(cand.actions)))
             self._reference = before
             self._reference = self._new_reference(warped, change, cand.squares)
             self._lost = 0
-            self.retracted = undone - keep
-            self.corrections += self.retracted > 0
-            tail = replace(cand, actions=cand.actions[keep:])
+            self.retracted = undone
+            self.corrections += undone > 0
             return [Recognised(text, self.frames - 1, decision.score)
-                    for text in self.decoder.accept(tail)]
+                    for text in self.decoder.accept(cand)]
         return None
+
+    def _playable(self, actions: list[Action]) -> bool:
+        """Whether ``actions`` can be played in turn from the current position."""
+        trial = Game(self.game.variant, seed=self.game.seed, state=self.game.state)
+        try:
+            for a in actions:
+                trial.play(a)
+        except RefereeError:
+            return False
+        return bool(actions)
 
     def pending(self) -> int:
         """How many of the last actions played may still be taken back by a later frame

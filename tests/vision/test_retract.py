@@ -51,3 +51,18 @@ def test_vision_track_prints_the_corrected_record(data: Path, tmp_path: Path,
     assert track_main([str(folder), "--corners", json.dumps(V.FULL)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [ln for ln in lines if not ln.startswith("# ")] == moves
+
+
+def test_a_transposition_keeps_the_record(data: Path) -> None:
+    """Every frame at its own exposure; at ply 23 no continuation explains the frame, and
+    from two decisions back the same three moves in another order would: the record played is
+    kept (the picture cannot tell the orders apart), only the new move is added."""
+    start = V.warp_jittered(V.video_frames(data / "videos" / "scholarsmate.avi")[2],
+                            np.random.default_rng(0), 0.0)
+    rng = np.random.default_rng(1)
+    moves = V.random_game(26, 1)
+    images = [V.perturb(im, "exposure", rng) for im in V.composite_game(moves, start, 1)]
+    tracker = Tracker(parse_corners(V.FULL), stills=True)
+    for im in images:
+        tracker.step(im)
+    assert tracker.game.action_texts() == moves
