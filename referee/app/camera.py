@@ -35,7 +35,7 @@ import firmware_bridge
 from firmware_bridge.errors import BadSensorUrl, BoardNotFound
 from firmware_bridge.events import Occupied
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
-from referee.app.vision_track import Tracker, occupancy_of
+from referee.app.vision_track import Tracker, occupancy_of, orient_to_position
 from referee.rules.game import Game
 from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import Corners, parse_corners
@@ -136,7 +136,7 @@ class CameraSensor(Sensor):
         if corners is None:
             from vision.locate import locate_board
 
-            corners = locate_board(frame)
+            corners = orient_to_position(frame, locate_board(frame), self._game)
         return Tracker(corners, stills=stills, game=self._game)
 
     def _run(self, stop: threading.Event) -> None:

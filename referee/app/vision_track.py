@@ -266,6 +266,24 @@ def agreement(warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     return out
 
 
+def orient_to_position(frame: Frame, corners: Corners, game: Game) -> Corners:
+    """Of ``corners`` and the same board turned 180 degrees, the labelling whose squares the
+    classifier finds closer to the game's current position (the start position, or wherever
+    the referee's game stands): which side is White, read from the pieces the game says are
+    there rather than guessed from one photo. Unchanged on a tie (an empty board)."""
+    from vision.geometry import rotate_corners
+
+    expected = np.asarray(occupancy_of(game.state, board_index(game.variant)))
+    if not expected.any():
+        return corners
+    turned = rotate_corners(corners, 2)
+    scores = []
+    for option in (corners, turned):
+        seen = _to_index_order(classify_board(warp_board(frame, option)).labels)
+        scores.append(int(np.sum(seen == expected)))
+    return turned if scores[1] > scores[0] else corners
+
+
 def grid_alignment(warped: Any) -> float:
     """How sharply the warped board's square edges fall on the lattice lines: the median (over
     rows, so pieces and a hand on part of the board do not count) horizontal and vertical

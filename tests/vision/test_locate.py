@@ -112,3 +112,20 @@ def test_no_relocation_on_an_unmoved_camera(data: Path) -> None:
     assert [m.text for m in tracker.run(V.video_frames(data / "videos" / "scholarsmate.avi"))
             ] == MOVES
     assert tracker.relocations == 0
+
+
+def test_orientation_from_the_games_position(data: Path) -> None:
+    """camera:// without corners: of the two 180-degree labellings, the one whose pieces match
+    the referee's position (here the start, and the position after 3. Bc4 Nf6) is kept."""
+    from referee.app.vision_track import orient_to_position
+    from referee.rules.game import Game
+
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    truth = parse_corners(V.SCHOLAR_CORNERS)
+    for frame_no, played in ((V.SCHOLAR_STILLS[0], []), (V.SCHOLAR_STILLS[5], MOVES[:6])):
+        game = Game("standard")
+        for m in played:
+            game.play(m)
+        for labelling in (truth, rotate_corners(truth, 2)):
+            got = orient_to_position(frames[frame_no], labelling, game)
+            assert np.abs(got - truth).max() < 1.0
