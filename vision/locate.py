@@ -1,12 +1,25 @@
 """Automatic board localisation: find the outer corners a8, h8, h1, a1 in a photo.
 
-Method: ``cv2.findChessboardCornersSB`` looks for the 7x7 inner corners (it tolerates pieces
-poorly, so empty boards and sparse positions work best); the classic
-``cv2.findChessboardCorners`` is the fallback. A homography fitted from the ideal 7x7 lattice to
-the points extrapolates the four outer corners. The labelling is then fixed from the image:
-the quadrilateral is made clockwise, a8 is put on a light square (square-colour parity), and of
-the two remaining 180-degree turns the one with more white-looking pieces on ranks 1-4 wins (an
-empty board keeps the detector's choice: it is ambiguous by nature).
+Method (why: the inner-corner detectors of OpenCV need an almost unoccluded pattern, and real
+games crowd the board with pieces, logos and printed coordinates):
+
+1. *Square blobs*: convex four-sided blobs of both square colours from a global (Otsu) and a
+   local (adaptive, with an offset so flat background stays out) threshold, eroded so squares
+   touching at corners separate.
+2. *Lattice by consensus*: each blob (most typical size first) seeds one lattice cell; the
+   lattice is grown outwards over the blobs that fall on its cell centres and are about one cell
+   large, re-fitting a homography as it grows. The lattices explaining the most blobs are
+   placed as an 8x8 window where the light/dark alternation is strongest inside and weakest in
+   the ring around it (printed margins and floors are not squares), and the clearest wins.
+3. *Refinement by the known square lattice*: the 7x7 inner corners it predicts are moved to the
+   nearest saddle point (``cornerSubPix``), outliers (pieces) dropped, the homography re-fitted.
+4. Fallbacks: ``findChessboardCornersSB`` and ``findChessboardCorners`` (7x7 inner corners), then
+   a frame already rectified to the board.
+
+Orientation (:func:`_orient`): clockwise, a8 on a light square (judged on the plainest squares,
+pieces hide the rest), then of the two 180-degree turns: the pieces when they say it clearly,
+else the near side of an oblique view is White's, else the pieces' weaker say. When the board
+is re-found after the camera moved, the labelling nearest the previous corners is kept.
 """
 
 from __future__ import annotations
@@ -16,7 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.classify import BLACK, WHITE, classify_board
+from vision.classify import BLACK, EMPTY, WHITE, classify_board
 from vision.errors import BoardNotFoundError
 from vision.geometry import Corners, rotate_corners, warp_board
 from vision.sources import Frame
@@ -25,6 +38,11 @@ MAX_SIDE = 800  # photos are searched at most this large (pixels), then scaled b
 CELL = 16  # pixels per square when scoring a lattice placement
 SNAP_SHARE = 0.97  # the image frame replaces a found board nearly filling it at this score
 MIN_FRAME_SCORE = 20.0  # light/dark alternation (grey levels) for the whole image as a board
+PIECE_MARGIN = 6  # pieces favouring one side by this many settle the orientation
+NEAR_RATIO = 1.1  # a rank edge this much longer than the other is the near one
+MAX_SEEDS = 40  # blobs tried as the lattice's seed cell
+FINALISTS = 4  # lattices explaining the most blobs that are placed and compared
+LOCAL_OFFSET = 6  # grey levels from the local mean that make a pixel dark or light
 
 Matrix = np.ndarray[Any, np.dtype[np.float64]]
 
@@ -96,8 +114,8 @@ def _place(grey: Any, h0: Matrix, lo: tuple[int, int], hi: tuple[int, int]) -> M
     """Best 8x8 board placement for a lattice ``h0`` whose squares were seen at cells
     ``lo``..``hi`` (inclusive): the one framing the clearest checkerboard."""
     options = []
-    for x0 in range(hi[0] - 7, lo[0] + 1):
-        for y0 in range(hi[1] - 7, lo[1] + 1):
+    for x0 in range(min(lo[0], hi[0] - 7), max(lo[0], hi[0] - 7) + 1):
+        for y0 in range(min(lo[1], hi[1] - 7), max(lo[1], hi[1] - 7) + 1):
             options.append(_shift(h0, -x0, -y0))
     if not options:
         return None
@@ -105,12 +123,21 @@ def _place(grey: Any, h0: Matrix, lo: tuple[int, int], hi: tuple[int, int]) -> M
 
 
 def _square_quads(grey: Any) -> list[Any]:
-    """Convex four-sided blobs (candidate squares) of both colours, as (4, 2) vertex arrays."""
+    """Convex four-sided blobs (candidate squares) of both colours, as (4, 2) vertex arrays,
+    from a global (Otsu) and a local (adaptive) threshold: the global one separates the squares
+    of an evenly lit board, the local one those under a shadow or a light gradient."""
     quads = []
-    _, dark = cv2.threshold(cv2.GaussianBlur(grey, (5, 5), 0), 0, 255,
-                            cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
+    _, dark = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    block = max(15, (min(grey.shape[:2]) // 8) | 1)
+    # Flat areas (a grey background) sit in neither local mask: pixels must differ from their
+    # neighbourhood's mean by LOCAL_OFFSET grey levels, not by sensor noise.
+    local_dark = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                       cv2.THRESH_BINARY_INV, block, LOCAL_OFFSET)
+    local_light = cv2.adaptiveThreshold(blur, 255, cv2.ADAPTIVE_THRESH_MEAN_C,
+                                        cv2.THRESH_BINARY, block, -LOCAL_OFFSET)
     kernel = np.ones((3, 3), np.uint8)
-    for mask in (dark, 255 - dark):
+    for mask in (dark, 255 - dark, local_dark, local_light):
         mask = cv2.erode(mask, kernel, iterations=2)
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:
@@ -119,54 +146,98 @@ def _square_quads(grey: Any) -> list[Any]:
                 continue
             approx = cv2.approxPolyDP(cnt, 0.08 * cv2.arcLength(cnt, True), True)
             if len(approx) == 4 and cv2.isContourConvex(approx):
-                quads.append(approx.reshape(4, 2).astype(np.float32))
+                q = approx.reshape(4, 2).astype(np.float32)
+                quads.append(q[np.argsort(np.arctan2(*(q - q.mean(axis=0)).T[::-1]))])
     return quads
 
 
+def _on_lattice(h: Matrix, quads: Any, centres: Any) -> tuple[Any, Any]:
+    """Which blobs sit on a cell of lattice ``h`` (centre within 0.25 cell of a cell centre and
+    about one cell large, less the erosion), and their cells."""
+    try:
+        inv = np.linalg.inv(h)
+    except np.linalg.LinAlgError:
+        return np.zeros(len(centres), dtype=bool), np.zeros((len(centres), 2))
+    cells = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), inv).reshape(-1, 2) - 0.5
+    idx = np.round(cells)
+    verts = cv2.perspectiveTransform(quads.reshape(-1, 1, 2), inv).reshape(-1, 4, 2)
+    x, y = verts[..., 0], verts[..., 1]
+    area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
+    good = (np.linalg.norm(cells - idx, axis=1) < 0.25) & (area > 0.3) & (area < 1.3)
+    return good, idx
+
+
+def _grow(h: Matrix, quads: Any, centres: Any,
+          radii: tuple[float, ...]) -> tuple[Matrix, Any, Any]:
+    """Re-fit a lattice ``h`` (cell coordinates -> image) on the blobs that fall on its cells,
+    first near the seed cell and then further out (a homography fitted on one square
+    extrapolates badly far away). Returns the lattice, the inliers and their cells."""
+    for radius in radii:
+        good, idx = _on_lattice(h, quads, centres)
+        good &= np.max(np.abs(idx), axis=1) <= radius
+        if len({(a, b) for a, b in idx[good]}) < 5:
+            continue
+        h2, _ = cv2.findHomography((idx[good] + 0.5).astype(np.float32), centres[good])
+        if h2 is None or abs(np.linalg.det(h2)) < 1e-9:
+            break
+        h = np.asarray(h2, dtype=np.float64)
+    good, idx = _on_lattice(h, quads, centres)
+    return h, good, idx
+
+
 def _from_squares(grey: Any) -> Matrix | None:
-    """Fallback: fit the lattice to the square-shaped blobs of the image (contours)."""
+    """Fallback: fit the lattice to the square-shaped blobs of the image (contours).
+
+    Every blob is tried as the seed cell (RANSAC-like): its four corners define one lattice
+    cell, the lattice is grown outwards over the blobs whose centres fall on cell centres, and
+    the seed whose lattice explains the most blobs (each cell counted once, squares of both
+    colours) wins. Pieces hide squares, printed labels and wood grain add blobs; neither moves
+    the lattice the majority of the squares agree on."""
     quads = _square_quads(grey)
     if len(quads) < 8:
         return None
-    areas = np.array([cv2.contourArea(q.reshape(-1, 1, 2)) for q in quads])
-    med = float(np.median(areas))
-    quads = [q for q, a in zip(quads, areas, strict=True) if med / 2.5 < a < med * 2.5]
     centres = np.array([q.mean(axis=0) for q in quads], dtype=np.float32)
-    if len(quads) < 8:
-        return None
-    # Seed: the square nearest the centre of the others; its corners define one lattice cell.
-    seed = quads[int(np.argmin(np.linalg.norm(centres - centres.mean(axis=0), axis=1)))]
-    seed = seed[np.argsort(np.arctan2(*(seed - seed.mean(axis=0)).T[::-1]))]
-    h = _fit(np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32), seed)
-    if h is None:
-        return None
-    for _ in range(3):
-        inv = np.linalg.inv(h)
-        cells = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), inv).reshape(-1, 2) - 0.5
-        idx = np.round(cells)
-        good = np.linalg.norm(cells - idx, axis=1) < 0.3
-        if good.sum() < 8:
-            return None
-        h2, _ = cv2.findHomography((idx[good] + 0.5).astype(np.float32), centres[good],
-                                   cv2.RANSAC, 0.1 * float(np.sqrt(med)))
-        if h2 is None:
-            return None
-        h = np.asarray(h2, dtype=np.float64)
-    lo = (int(idx[good, 0].min()), int(idx[good, 1].min()))
-    hi = (int(idx[good, 0].max()), int(idx[good, 1].max()))
-    if hi[0] - lo[0] > 7 or hi[1] - lo[1] > 7:
-        # More than 8 columns of squares: keep the densest 8 (printed margins, floor tiles...).
-        return None
-    placed = _place(grey, h, lo, hi)
-    return None if placed is None else _refine(grey, placed)
+    stack = np.array(quads, dtype=np.float32)
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
+    areas = np.array([cv2.contourArea(q.reshape(-1, 1, 2)) for q in quads])
+    # Seeds in order of how many other blobs share their size (a board's squares do).
+    similar = (np.abs(areas[:, None] - areas[None, :]) < 0.3 * areas[:, None]).sum(axis=1)
+    found: list[tuple[int, Matrix, Any, Any]] = []
+    for tried, k in enumerate(np.argsort(-similar, kind="stable")):
+        if tried >= MAX_SEEDS:
+            break
+        h0 = _fit(unit, quads[k])
+        if h0 is None:
+            continue
+        h, good, idx = _grow(h0, stack, centres, (1.5, 2.5, 4.5, 9.0))
+        cells = {(a, b) for a, b in idx[good]}
+        if len(cells) >= 8:
+            found.append((len(cells), h, good, idx))
+    # The lattices explaining the most blobs are placed; the clearest checkerboard wins (a
+    # lattice of look-alike blobs in wood grain or noise frames no checkerboard).
+    found.sort(key=lambda f: -f[0])
+    best: tuple[float, Matrix] | None = None
+    for _, h, good, idx in found[:FINALISTS]:
+        lo = (int(idx[good, 0].min()), int(idx[good, 1].min()))
+        hi = (int(idx[good, 0].max()), int(idx[good, 1].max()))
+        placed = _place(grey, h, lo, hi)
+        if placed is None:
+            continue
+        score = _checker_score(grey, placed)
+        if best is None or score > best[0]:
+            best = (score, placed)
+    return None if best is None else _refine(grey, best[1])
 
 
 def _board_homography(grey: Any) -> Matrix | None:
     """Board coordinates (0..8 per side, inner corners at 1..7) -> image, or None."""
+    h = _from_squares(grey)
+    if h is not None:
+        return h
     pts = _inner_corners(grey)
     if pts is not None:
         return _fit(_lattice(7, 7) + 1.0, pts.reshape(-1, 2))
-    return _from_squares(grey)
+    return None
 
 
 def _inner_corners(grey: Any) -> Any | None:
@@ -193,24 +264,59 @@ def _clockwise(c: Corners) -> Corners:
 
 
 def _orient(image: Frame, corners: Corners) -> Corners:
+    """Label the corners a8, h8, h1, a1: a8 on a light square (parity), then of the two
+    180-degree turns left, the one the evidence favours.
+
+    Evidence, in order: the pieces when they say it clearly (more white pieces on ranks 1-4 and
+    black on 5-8 by at least ``max(PIECE_MARGIN, half the pieces)``: the start position, most
+    middlegames); otherwise an oblique view (one rank edge ``NEAR_RATIO`` longer than the other)
+    puts rank 1 on the near side (a camera looking at a board from one end stands behind White
+    far more often than not, and a sparse endgame's pieces can sit anywhere); otherwise the
+    pieces' weaker say; an empty top-down board keeps the detector's choice (it is ambiguous).
+    """
     warped = warp_board(image, corners)
     grey = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float64)
     s = grey.shape[0] // 8
-    cells = grey.reshape(8, s, 8, s)[:, s // 4:3 * s // 4, :, s // 4:3 * s // 4].mean(axis=(1, 3))
+    centre = grey.reshape(8, s, 8, s)[:, s // 4:3 * s // 4, :, s // 4:3 * s // 4]
+    cells = np.median(centre.transpose(0, 2, 1, 3).reshape(8, 8, -1), axis=2)
+    texture = centre.std(axis=(1, 3))
+    plain = texture <= np.median(texture)  # empty squares are plain, pieces are not
     r, c = np.indices((8, 8))
-    light_parity = float(cells[(r + c) % 2 == 0].mean()) >= float(cells[(r + c) % 2 == 1].mean())
+    even, odd = (r + c) % 2 == 0, (r + c) % 2 == 1
+    if min(int(np.sum(plain & even)), int(np.sum(plain & odd))) < 4:
+        plain = np.ones((8, 8), dtype=bool)
+    light_parity = (float(np.median(cells[plain & even]))
+                    >= float(np.median(cells[plain & odd])))
     if not light_parity:
         corners = rotate_corners(corners, 1)
     labels = classify_board(warp_board(image, corners)).labels
     white_low = int(np.sum(labels[4:] == WHITE)) + int(np.sum(labels[:4] == BLACK))
     white_high = int(np.sum(labels[:4] == WHITE)) + int(np.sum(labels[4:] == BLACK))
-    if white_high > white_low:
-        corners = rotate_corners(corners, 2)
-    return corners
+    margin = white_low - white_high
+    pieces = int(np.sum(labels != EMPTY))
+    rank1 = float(np.linalg.norm(corners[2] - corners[3]))
+    rank8 = float(np.linalg.norm(corners[0] - corners[1]))
+    if abs(margin) >= max(PIECE_MARGIN, pieces / 2):
+        turn = margin < 0
+    elif max(rank1, rank8) >= NEAR_RATIO * min(rank1, rank8):
+        turn = rank8 > rank1
+    else:
+        turn = margin < 0
+    return rotate_corners(corners, 2) if turn else corners
 
 
-def locate_board(image: Frame) -> Corners:
+def _nearest_turn(corners: Corners, previous: Corners) -> Corners:
+    """The labelling of ``corners`` (one of four quarter turns) closest to ``previous``."""
+    turns = [rotate_corners(corners, t) for t in range(4)]
+    return min(turns, key=lambda t: float(np.linalg.norm(t - previous, axis=1).sum()))
+
+
+def locate_board(image: Frame, previous: Corners | None = None) -> Corners:
     """Find the board's outer corners (a8, h8, h1, a1) in ``image``.
+
+    With ``previous`` (the corners before the camera moved) the labelling nearest to it is kept
+    instead of judging the orientation afresh (a game in progress has no start position to
+    read it from).
 
     Raises:
         BoardNotFoundError: no 7x7 inner-corner lattice was found.
@@ -226,6 +332,8 @@ def locate_board(image: Frame) -> Corners:
             raise BoardNotFoundError("no chessboard lattice found")
     h = _snap_to_frame(grey, h)
     corners = _clockwise(_outer(h) / scale)
+    if previous is not None:
+        return _nearest_turn(corners, previous)
     return _orient(image, corners)
 
 

@@ -19,7 +19,8 @@ TARGET is a camera number (``camera://0``), a video file or a folder of frames
 ``camera://rtsp://...``). Files and folders play in real time (a folder at ``fps`` frames per
 second, default 1: one frame per settled position), or as fast as possible with ``fast=1``.
 ``corners`` gives the board's corners a8, h8, h1, a1 in pixels; without it the board is found
-on the first frame (:func:`vision.locate.locate_board`).
+on the first frame where it can be (:func:`vision.locate.locate_board`). Either way the tracker
+finds it again when the camera is bumped (:meth:`~referee.app.vision_track.Tracker.step`).
 """
 
 from __future__ import annotations
@@ -34,15 +35,16 @@ import firmware_bridge
 from firmware_bridge.errors import BadSensorUrl, BoardNotFound
 from firmware_bridge.events import Occupied
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
-from referee.app.vision_track import Tracker, occupancy_of
+from referee.app.vision_track import Tracker, occupancy_of, orient_to_position
 from referee.rules.game import Game
-from vision.errors import VisionError
+from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import Corners, parse_corners
 from vision.sources import FolderSource, Frame, FrameSource, open_source
 
 SCHEME = "camera://"
 STEP_MS = 400  # between the positions of actions decoded from one frame
 OPTIONS = ("corners", "fast", "fps")
+LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
 
 
 def parse_camera_url(url: str) -> tuple[str, dict[str, str]]:
@@ -134,7 +136,7 @@ class CameraSensor(Sensor):
         if corners is None:
             from vision.locate import locate_board
 
-            corners = locate_board(frame)
+            corners = orient_to_position(frame, locate_board(frame), self._game)
         return Tracker(corners, stills=stills, game=self._game)
 
     def _run(self, stop: threading.Event) -> None:
@@ -143,7 +145,7 @@ class CameraSensor(Sensor):
         frame_ms, live = self._frame_ms(source)
         stills = isinstance(source, FolderSource)
         start = self._clock()
-        n = 0
+        n = misses = 0
         try:
             for frame in source.frames():
                 if stop.is_set():
@@ -153,7 +155,16 @@ class CameraSensor(Sensor):
                     if not self.fast and delay > 0 and stop.wait(delay):
                         return
                 if self.tracker is None:
-                    self.tracker = self._tracker(frame, stills)
+                    try:
+                        self.tracker = self._tracker(frame, stills)
+                    except BoardNotFoundError:
+                        # A hand or the player over the board on the first frames: try the
+                        # next ones (a folder: its next LOCATE_TRIES photos) before giving up.
+                        misses += 1
+                        if misses >= (LOCATE_TRIES if stills else LOCATE_TRIES * 10):
+                            raise
+                        n += 1
+                        continue
                 n += 1
                 before = self._clock()
                 moves = self.tracker.step(frame)

@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING
 
 from referee.app.errors import CommandParser, UsageError, fail
 from vision.errors import VisionError
+
+if TYPE_CHECKING:
+    from referee.app.vision_track import Tracker
+    from referee.rules.game import Game
 
 
 def _quiet_ffmpeg() -> None:
@@ -75,11 +80,38 @@ def _track_parser() -> CommandParser:
     p.add_argument("--corners", required=True,
                    help="JSON list of four [x, y] board corners in the order a8, h8, h1, a1")
     p.add_argument("--variant", default="standard", help="variant name (default: standard)")
+    p.add_argument("--fen", default=None,
+                   help="start from this set-up position (FEN) instead of the initial one")
     return p
 
 
+def _start(variant: str, fen: str | None) -> Game:
+    """The game to follow: the variant's start, or the set-up position ``fen``.
+
+    Raises:
+        RefereeError: unknown variant, a variant without FEN positions, or a bad FEN.
+    """
+    from referee.rules.errors import RecordError
+    from referee.rules.game import Game
+
+    game = Game(variant)
+    if fen is None:
+        return game
+    read = getattr(game.variant, "from_position", None)
+    if read is None:
+        raise RecordError("this variant cannot start from a FEN")
+    return Game(game.variant, seed=game.seed, state=read(fen))
+
+
+def _print_moves(tracker: Tracker, printed: int, upto: int) -> int:
+    for played in tracker.game.played[printed:upto]:
+        print(played.text, flush=True)
+    return max(printed, upto)
+
+
 def track_main(argv: list[str]) -> int:
-    """``vision-track SOURCE --corners JSON [--variant NAME]``: print moves, then a summary."""
+    """``vision-track SOURCE --corners JSON [--variant NAME] [--fen FEN]``: print moves, then
+    a summary."""
     prog = "gravekeeper vision-track"
     _quiet_ffmpeg()
     try:
@@ -92,12 +124,20 @@ def track_main(argv: list[str]) -> int:
         corners = parse_corners(args.corners)
         src = open_source(args.source)
         try:
-            tracker = Tracker(corners, args.variant, stills=isinstance(src, FolderSource))
+            game = _start(args.variant, args.fen)
+            tracker = Tracker(corners, args.variant, stills=isinstance(src, FolderSource),
+                              game=game)
         except RefereeError as e:
+            src.close()
             return _fail(prog, f"variant {args.variant!r}: {e}")
+        printed = 0
         with src:
-            for move in tracker.run(src.frames()):
-                print(move.text, flush=True)
+            for _ in tracker.run(src.frames()):
+                # A later frame may still take back the last decisions (Tracker._retract):
+                # the record is printed once they can no longer change.
+                final = len(tracker.game.played) - tracker.pending()
+                printed = _print_moves(tracker, printed, final)
+        _print_moves(tracker, printed, len(tracker.game.played))
     except UsageError as e:
         return _fail(prog, str(e))
     except VisionError as e:

@@ -31,23 +31,31 @@ every other candidate board by a margin.
   the candidate's weakest square allows (a hand or an arm still over the board), and it beats the
   runner-up by a margin. Squares that changed without explanation keep their old reference
   look until they are steady across two checks (a hand leaving vs a nudged piece).
+* **Taking back.** A steady board no continuation explains may show that an accepted move was
+  wrong (a piece put down, photographed, then moved on): the last one or two decisions are
+  taken back and the board explained from the picture before them. A new order of the same
+  moves (a transposition) keeps the old record.
+* **A bumped camera.** When a settling frame's square edges leave the lattice lines
+  (:func:`grid_alignment`), the board is found again near the old corners, and registered to
+  the reference picture so that the comparison goes on where it was.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
 import numpy as np
 
 from referee.rules.actions import Action
+from referee.rules.errors import RefereeError
 from referee.rules.game import Game
 from referee.rules.state import State
 from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, classify_board
 from vision.errors import UnsupportedVariantError
-from vision.geometry import SQUARE, Corners, warp_board
+from vision.geometry import SQUARE, Corners, homography, warp_board
 from vision.sources import Frame
 
 STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames (0-255)
@@ -75,7 +83,10 @@ SMALL = 25            # pixels per square of the change map's working copy
 SHIFT = 1             # squares are compared at every shift up to this many SMALL pixels
 #                       (after the ECC alignment: what is left is local)
 MAX_SEQUENCE = 3      # longest action sequence tried when re-synchronising
+RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
+BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
+REFOUND_SHARE = 0.6   # ... and a board re-found must align at least this share of it
 
 
 @dataclass(frozen=True)
@@ -190,6 +201,31 @@ def _align(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.ndarray[A
                                      borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
 
 
+def _register(reference: Any, warped: Any, corners: Corners) -> Corners:
+    """``corners`` corrected so that their warp lines up with the ``reference`` warp: the
+    perspective (homography) ECC fit of the two boards' lightness, composed into the corners.
+    A board found afresh differs from the one the reference was taken with by a few pixels of
+    perspective, which the per-frame affine alignment cannot absorb. Unchanged if ECC fails."""
+    ref = cv2.GaussianBlur(_lab_small(reference)[..., 0], (5, 5), 0)
+    new = cv2.GaussianBlur(_match_light(_lab_small(warped), _lab_small(reference))[..., 0],
+                           (5, 5), 0)
+    w = np.eye(3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
+    try:
+        ecc: Any = cv2.findTransformECC
+        _, w = ecc(ref, new, w, cv2.MOTION_HOMOGRAPHY, criteria, None, 5)
+    except cv2.error:
+        return corners
+    small = 8.0 * SMALL
+    pts = np.array([[[0, 0]], [[small, 0]], [[small, small]], [[0, small]]], dtype=np.float32)
+    moved = cv2.perspectiveTransform(pts, np.asarray(w, dtype=np.float64)).reshape(4, 2)
+    if float(np.abs(moved - pts.reshape(4, 2)).max()) > SMALL:
+        return corners  # more than a square: not a correction
+    to_image = np.linalg.inv(homography(corners, int(small)))
+    out = cv2.perspectiveTransform(moved.reshape(-1, 1, 2).astype(np.float64), to_image)
+    return np.asarray(out.reshape(4, 2), dtype=np.float32)
+
+
 def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     """64 values (a1 = 0): how much each square's central region changed from ``before`` to
     ``after`` (warped boards), in Lab units, brightness matched, best over small shifts, less the
@@ -228,6 +264,37 @@ def agreement(warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     out[:, WHITE] = np.minimum(occ, white)
     out[:, BLACK] = np.minimum(occ, -white)
     return out
+
+
+def orient_to_position(frame: Frame, corners: Corners, game: Game) -> Corners:
+    """Of ``corners`` and the same board turned 180 degrees, the labelling whose squares the
+    classifier finds closer to the game's current position (the start position, or wherever
+    the referee's game stands): which side is White, read from the pieces the game says are
+    there rather than guessed from one photo. Unchanged on a tie (an empty board)."""
+    from vision.geometry import rotate_corners
+
+    expected = np.asarray(occupancy_of(game.state, board_index(game.variant)))
+    if not expected.any():
+        return corners
+    turned = rotate_corners(corners, 2)
+    scores = []
+    for option in (corners, turned):
+        seen = _to_index_order(classify_board(warp_board(frame, option)).labels)
+        scores.append(int(np.sum(seen == expected)))
+    return turned if scores[1] > scores[0] else corners
+
+
+def grid_alignment(warped: Any) -> float:
+    """How sharply the warped board's square edges fall on the lattice lines: the median (over
+    rows, so pieces and a hand on part of the board do not count) horizontal and vertical
+    gradient on the 7 inner lines, over the median elsewhere. A camera bumped by even a third
+    of a square drops it several-fold; the ratio does not depend on the light."""
+    g = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, 8 * SMALL), interpolation=cv2.INTER_AREA),
+                     cv2.COLOR_BGR2GRAY).astype(np.float32)
+    profile = (np.median(np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)), axis=0)
+               + np.median(np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)), axis=1))
+    lines = [k * SMALL + d for k in range(1, 8) for d in (-1, 0)]
+    return float(profile[lines].mean() / (float(np.median(profile)) + 1e-3))
 
 
 def _looks_like(warped: Any, occ: Sequence[int]) -> bool:
@@ -436,8 +503,12 @@ class Tracker:
     """
 
     def __init__(self, corners: Corners, variant: str = "standard", *, stills: bool = False,
-                 game: Game | None = None) -> None:
+                 game: Game | None = None, relocate: bool = True) -> None:
         self.corners = corners
+        self.relocate = relocate
+        self.relocations = 0  # times the board was found again after the camera moved
+        self._alignment: float | None = None  # grid alignment of the start picture
+        self._relocated_in = -1  # the still period in which a re-location was last tried
         self.decoder = Decoder(game if game is not None else Game(variant))
         self.game = self.decoder.game
         self.stills = stills
@@ -454,6 +525,11 @@ class Tracker:
         self._start_checks = 0
         self._calm = False  # the last frame moved less than START_CALM motion thresholds
         self._lost = 0      # settled checks in a row that changed but were not explained
+        #: the reference picture before each of the last accepted decisions, and how many
+        #: actions each played (what :meth:`_retract` may take back)
+        self._history: list[tuple[Any, int]] = []
+        self.retracted = 0    # actions the last step took back before playing its moves
+        self.corrections = 0  # times accepted moves were taken back and replaced
         self._quiet = 0     # frames in a row that moved less than STILL_DIFF
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
@@ -529,13 +605,17 @@ class Tracker:
         empty), or failing that after START_PATIENCE settled checks, the first settled frame.
         With stills, the first frame is the start."""
         if self.stills:
-            self._reference = warped
+            self._set_start(warped)
             return
         if self._is_check():
             self._start_checks += 1
         if self._start_checks > START_PATIENCE or (
                 self._calm and _looks_like(warped, self.decoder.occupancy())):
-            self._reference = warped
+            self._set_start(warped)
+
+    def _set_start(self, warped: Any) -> None:
+        self._reference = warped
+        self._alignment = grid_alignment(warped)
 
     def warp(self, frame: Frame) -> Any:
         """The frame's board, warped top-down (a8 top-left)."""
@@ -543,7 +623,59 @@ class Tracker:
 
     def step(self, frame: Frame) -> list[Recognised]:
         """Process one frame; return the moves it completed (usually none)."""
-        return self.step_warped(self.warp(frame))
+        warped = self.warp(frame)
+        if self.relocate and self._alignment is not None and (
+                self.stills or self._still >= STILL_FRAMES - 1):
+            warped = self._refind(frame, warped)
+        return self.step_warped(warped)
+
+    def _refind(self, frame: Frame, warped: Any) -> Any:
+        """When a settling frame's squares no longer sit on the lattice (the camera was bumped
+        or the board pushed), find the board again (labelled as close as possible to the old
+        corners) and warp the frame anew; the reference picture stays, so a move made while
+        the camera moved is still decoded. Tried once per still period; a board re-found that
+        does not align (a hand over most of it) is not taken."""
+        base = self._alignment
+        if (base is None or self._relocated_in == self.still_since
+                or grid_alignment(warped) >= BUMPED_SHARE * base):
+            return warped
+        self._relocated_in = self.still_since
+        from vision.errors import BoardNotFoundError
+        from vision.locate import locate_board
+
+        try:
+            corners = locate_board(frame, previous=self.corners)
+        except BoardNotFoundError:
+            return warped
+        corners, again = self._nearest_window(frame, corners)
+        corners = _register(self._reference, again, corners)
+        again = warp_board(frame, corners)
+        if grid_alignment(again) < REFOUND_SHARE * base:
+            return warped
+        self.corners = corners
+        self.relocations += 1
+        return again
+
+    def _nearest_window(self, frame: Frame, corners: Corners) -> tuple[Corners, Any]:
+        """Of the 8x8 windows of the re-found lattice shifted by up to one square each way
+        (a crowded board can be placed one square off), the one whose warp looks most like
+        the reference picture (least median change), with that warp."""
+        board = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
+        h = cv2.getPerspectiveTransform(board, np.asarray(corners, dtype=np.float32))
+        best: tuple[float, Corners, Any] | None = None
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                moved = (board + np.array([dx, dy], dtype=np.float32)).reshape(-1, 1, 2)
+                shifted = np.asarray(cv2.perspectiveTransform(moved, h).reshape(4, 2),
+                                     dtype=np.float32)
+                again = warp_board(frame, shifted)
+                ref = _lab_small(self._reference)
+                diff = _match_light(_lab_small(again), ref) - ref
+                cost = float(np.median(np.sqrt(np.einsum("ijc,ijc->ij", diff, diff))))
+                if best is None or cost < best[0]:
+                    best = (cost, shifted, again)
+        assert best is not None
+        return best[1], best[2]
 
     def step_warped(self, warped: Any) -> list[Recognised]:
         """Process one already warped frame (see :meth:`warp`)."""
@@ -574,6 +706,7 @@ class Tracker:
 
     def _judge(self, warped: Any) -> list[Recognised]:
         self.settled += 1
+        self.retracted = 0
         change = change_map(self._reference, warped)
         tau = threshold(change)
         if float(change.max()) < tau:
@@ -581,9 +714,14 @@ class Tracker:
             self._reference = warped  # nothing moved: follow slow lighting drift
             self._lost = 0
             return []
-        decision = self.decoder.decide(change, agreement(warped),
-                                       deep=self.stills or self._steady(warped))
+        agree = agreement(warped)
+        deep = self.stills or self._steady(warped)
+        decision = self.decoder.decide(change, agree, deep=deep)
         cand = decision.candidate
+        if cand is None and deep and 0 < decision.changed <= MAX_CHANGED:
+            retraction = self._retract(warped, agree)
+            if retraction is not None:
+                return retraction
         if cand is None:
             self._heal(warped)
             self.ignored += 1  # a hand, or a change no legal move explains
@@ -591,9 +729,74 @@ class Tracker:
                 self._lost += 1
             return []
         self._lost = 0
+        self._history.append((self._reference, len(cand.actions)))
+        del self._history[:-RETRACT_DEPTH]
         self._reference = self._new_reference(warped, change, cand.squares)
         return [Recognised(text, self.frames - 1, decision.score)
                 for text in self.decoder.accept(cand)]
+
+    def _retract(self, warped: Any, agree: np.ndarray[Any, Any]) -> list[Recognised] | None:
+        """A steady board that no legal continuation explains may show that a move accepted
+        earlier was wrong (a piece put down on one square, then moved on to another; a
+        settled frame caught mid-move). Take back the last one or two accepted decisions and
+        look for up to MAX_SEQUENCE actions explaining the board against the picture taken
+        before them; when a different sequence does, it replaces what was played."""
+        game = self.game
+        undone = 0
+        for back in range(1, len(self._history) + 1):
+            before, count = self._history[-back]
+            undone += count
+            state = game.state
+            for _ in range(undone):
+                if state.parent is None:
+                    return None
+                state = state.parent
+            retracted = [p.text for p in game.played[len(game.played) - undone:]]
+            trial = Decoder(Game(game.variant, seed=game.seed, state=state))
+            change = change_map(before, warped)
+            decision = trial.decide(change, agree, deep=True)
+            cand = decision.candidate
+            if cand is None:
+                continue
+            texts = [game.variant.format_action(a) for a in cand.actions]
+            if texts == retracted:
+                continue
+            if all(text in texts for text in retracted):
+                # The old moves are all in the new sequence (in another order: a transposition
+                # the picture cannot tell apart): they stay played, the others are added.
+                extra = [a for a, text in zip(cand.actions, texts, strict=True)
+                         if text not in retracted]
+                if not self._playable(extra):
+                    continue
+                cand, undone = replace(cand, actions=tuple(extra)), 0
+            for _ in range(undone):
+                game.undo()
+            del self._history[len(self._history) - back:]
+            kept = len(retracted) - undone  # actions since ``before`` that stay played
+            self._history.append((before, kept + len(cand.actions)))
+            self._reference = before
+            self._reference = self._new_reference(warped, change, cand.squares)
+            self._lost = 0
+            self.retracted = undone
+            self.corrections += undone > 0
+            return [Recognised(text, self.frames - 1, decision.score)
+                    for text in self.decoder.accept(cand)]
+        return None
+
+    def _playable(self, actions: list[Action]) -> bool:
+        """Whether ``actions`` can be played in turn from the current position."""
+        trial = Game(self.game.variant, seed=self.game.seed, state=self.game.state)
+        try:
+            for a in actions:
+                trial.play(a)
+        except RefereeError:
+            return False
+        return bool(actions)
+
+    def pending(self) -> int:
+        """How many of the last actions played may still be taken back by a later frame
+        (:meth:`_retract`): a printed record should wait for them."""
+        return sum(count for _, count in self._history)
 
     def run(self, frames: Iterable[Frame]) -> Iterator[Recognised]:
         """Process every frame, yielding moves as they are recognised."""

@@ -189,3 +189,13 @@ def test_watch_camera_folder_of_stills(data: Path, tmp_path: Path) -> None:
     folder = V.write_folder(tmp_path / "stills",
                             V.scholar_stills(data / "videos" / "scholarsmate.avi", rng))
     assert _watch(f"camera://{folder}?corners=0,0,480,0,480,480,0,480&fast=1") == MOVES
+
+
+def test_watch_camera_finds_the_board_after_a_blank_frame(data: Path, tmp_path: Path) -> None:
+    """camera:// without corners: the first frame shows no board (the camera still pointing
+    elsewhere); the board is found on the next one and the game followed."""
+    rng = np.random.default_rng(11)
+    stills = V.scholar_stills(data / "videos" / "scholarsmate.avi", rng)
+    blank = np.full_like(stills[0], 90)
+    folder = V.write_folder(tmp_path / "stills", [blank, *stills])
+    assert _watch(f"camera://{folder}?fast=1") == MOVES

@@ -111,3 +111,25 @@ def test_track_variant_without_8x8_board(capsys: pytest.CaptureFixture[str],
                                          tmp_path: Path) -> None:
     _one_line_error(capsys, track_main([str(tmp_path), "--corners", SCHOLAR_CORNERS,
                                         "--variant", "afterlife"]))
+
+
+def test_track_bad_fen(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _one_line_error(capsys, track_main([str(tmp_path), "--corners", SCHOLAR_CORNERS,
+                                        "--fen", "not a fen"]))
+
+
+def test_track_from_a_set_up_position(data: Path, capsys: pytest.CaptureFixture[str],
+                                      tmp_path: Path) -> None:
+    """``--fen``: a game from a set-up position (castling both ways possible), one frame per
+    position pieced from the real video's squares, followed exactly."""
+    import numpy as np
+
+    from tests.vision import variations as V
+
+    fen = "r3k2r/1pp2ppp/2n5/8/3P4/2N5/PPP2PPP/R3K2R w KQkq - 0 1"
+    start = V.warp_jittered(V.video_frames(VIDEO)[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(30, 1, fen)
+    folder = V.write_folder(tmp_path / "stills", V.composite_game(moves, start, 1, fen=fen))
+    assert track_main([str(folder), "--corners", json.dumps(V.FULL), "--fen", fen]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln for ln in lines if not ln.startswith("# ")] == moves

@@ -100,11 +100,18 @@ def compose(fen_board: str, start: Any) -> Any:
     return out
 
 
-def random_game(plies: int, seed: int) -> list[str]:
-    """A random legal game of standard chess (captures preferred, so pieces of both colours
-    cross squares of both colours), as UCI-like action texts."""
-    rng = np.random.default_rng(seed)
+def _game(fen: str | None) -> Game:
     game = Game("standard")
+    if fen is None:
+        return game
+    return Game(game.variant, state=game.variant.from_position(fen))  # type: ignore[attr-defined]
+
+
+def random_game(plies: int, seed: int, fen: str | None = None) -> list[str]:
+    """A random legal game of standard chess (captures preferred, so pieces of both colours
+    cross squares of both colours), as UCI-like action texts, from the start or ``fen``."""
+    rng = np.random.default_rng(seed)
+    game = _game(fen)
     texts: list[str] = []
     for _ in range(plies):
         legal = game.legal()
@@ -117,11 +124,11 @@ def random_game(plies: int, seed: int) -> list[str]:
 
 
 def composite_game(moves: list[str], start: Any, seed: int = 0,
-                   jitter: float = 3.0) -> list[Any]:
-    """One frame per position (the start, then after each move), each shifted a little as if
-    rectified on its own."""
+                   jitter: float = 3.0, fen: str | None = None) -> list[Any]:
+    """One frame per position (the start or the set-up ``fen``, then after each move), each
+    shifted a little as if rectified on its own."""
     rng = np.random.default_rng(seed)
-    game = Game("standard")
+    game = _game(fen)
     boards = [game.variant.fen(game.state).split()[0]]
     for m in moves:
         game.play(m)
@@ -168,3 +175,17 @@ def write_folder(folder: Path, images: list[Any]) -> Path:
     for i, img in enumerate(images):
         cv2.imwrite(str(folder / f"frame_{i:05d}.png"), img)
     return folder
+
+
+def bump(img: Any, at: float = 3.0, shift: tuple[float, float] = (30.0, -18.0)) -> Any:
+    """``img`` as a camera bumped by ``at`` degrees and ``shift`` pixels sees it (a sudden
+    change of the homography between board and image)."""
+    h, w = img.shape[:2]
+    m = bump_matrix(at, shift)
+    return cv2.warpPerspective(img, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def bump_matrix(at: float = 3.0, shift: tuple[float, float] = (30.0, -18.0)) -> Any:
+    a = np.deg2rad(at)
+    return np.array([[np.cos(a), -np.sin(a), shift[0]], [np.sin(a), np.cos(a), shift[1]],
+                     [0.0, 0.0, 1.0]])

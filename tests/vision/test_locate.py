@@ -1,0 +1,131 @@
+"""Automatic corners (vision/locate.py) and re-finding the board when the camera is bumped
+(referee/app/vision_track.py), on the shared real photos and video and generated variations
+of them (darkened, recompressed, noisy, a hand over the board, a sudden homography change)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.app.vision_track import Tracker
+from tests.vision import variations as V
+from vision.errors import BoardNotFoundError
+from vision.evaluate import corner_error, evaluate, square_size
+from vision.geometry import Corners, parse_corners, rotate_corners
+from vision.labels import read_labels
+from vision.locate import locate_board
+from vision.sources import read_image
+
+MOVES = V.SCHOLAR_MOVES
+
+
+def _found(image: np.ndarray, truth: Corners, empty: bool) -> bool:
+    try:
+        corners = locate_board(image)
+    except BoardNotFoundError:
+        return False
+    return corner_error(corners, truth, empty) <= 0.25 * square_size(truth)
+
+
+def test_auto_corners_find_the_shared_boards(data: Path) -> None:
+    """Every shared photo: crowded boards, printed coordinates and logos, oblique phone views,
+    webcams; the right way round; classified about as well as with the labelled corners."""
+    summary = evaluate(read_labels(data / "photos" / "labels.csv"), locate_board)
+    assert summary.boards_found_pct >= 98.0
+    assert summary.occupancy_error_pct <= 2.5
+
+
+@pytest.mark.parametrize("kind", ["dark", "jpeg", "noise", "hand", "bump"])
+def test_auto_corners_on_variations(data: Path, kind: str) -> None:
+    """Every sixth shared photo darkened, recompressed, noisy, with a hand over the board, or
+    seen by a bumped camera (then the labels move with the image)."""
+    rng = np.random.default_rng(5)
+    photos = read_labels(data / "photos" / "labels.csv")[::6]
+    found = 0
+    for ph in photos:
+        image, truth = read_image(ph.path), ph.corners
+        if kind == "bump":
+            image = V.bump(image, 4.0, (40.0, -25.0))
+            truth = cv2.perspectiveTransform(truth.reshape(-1, 1, 2).astype(np.float64),
+                                             V.bump_matrix(4.0, (40.0, -25.0))).reshape(4, 2)
+        else:
+            image = V.perturb(image, kind, rng)
+        found += _found(image, truth, ph.empty)
+    assert found >= len(photos) - 1, f"{found} of {len(photos)}"
+
+
+def test_no_board_is_not_found() -> None:
+    """A flat image and random noise hold no board: BoardNotFoundError, not a guess."""
+    rng = np.random.default_rng(0)
+    for image in (np.full((480, 640, 3), 128, np.uint8),
+                  rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)):
+        with pytest.raises(BoardNotFoundError):
+            locate_board(image)
+
+
+def test_refound_board_keeps_the_previous_labelling(data: Path) -> None:
+    """After a bump the orientation is not judged afresh: the labelling nearest the old
+    corners is kept (even for an empty board, whose orientation no picture can tell)."""
+    photos = [p for p in read_labels(data / "photos" / "labels.csv") if p.empty]
+    ph = photos[0]
+    image = read_image(ph.path)
+    for turn in range(4):
+        previous = rotate_corners(ph.corners, turn)
+        found = locate_board(image, previous=previous)
+        assert np.linalg.norm(found - previous, axis=1).mean() < 0.25 * square_size(ph.corners)
+
+
+@pytest.mark.parametrize("at", [100])
+def test_bumped_camera_is_refound(data: Path, at: int) -> None:
+    """The shared video with the camera knocked (turned 3 degrees, moved 35 px) from frame
+    ``at`` on: without re-finding the board the game is lost; with it, all 7 moves."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    bumped = [f if i < at else V.bump(f) for i, f in enumerate(frames)]
+    tracker = Tracker(parse_corners(V.SCHOLAR_CORNERS))
+    assert [m.text for m in tracker.run(bumped)] == MOVES
+    assert tracker.relocations == 1
+    truth = cv2.perspectiveTransform(
+        parse_corners(V.SCHOLAR_CORNERS).reshape(-1, 1, 2).astype(np.float64),
+        V.bump_matrix()).reshape(4, 2)
+    assert np.abs(tracker.corners - truth).max() < 3.0
+    fixed = Tracker(parse_corners(V.SCHOLAR_CORNERS), relocate=False)
+    assert [m.text for m in fixed.run(bumped)] != MOVES
+
+
+def test_bumped_camera_with_stills(data: Path) -> None:
+    """One frame per settled position (whole video frames), the camera bumped before the
+    fourth: the board is found again and the game followed."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    stills = [frames[i] for i in V.SCHOLAR_STILLS]
+    stills = stills[:3] + [V.bump(f, -2.0, (-25.0, 20.0)) for f in stills[3:]]
+    tracker = Tracker(parse_corners(V.SCHOLAR_CORNERS), stills=True)
+    assert [m.text for m in tracker.run(stills)] == MOVES
+    assert tracker.relocations == 1
+
+
+def test_no_relocation_on_an_unmoved_camera(data: Path) -> None:
+    """Hands over the board in the real video never trigger a re-location."""
+    tracker = Tracker(parse_corners(V.SCHOLAR_CORNERS))
+    assert [m.text for m in tracker.run(V.video_frames(data / "videos" / "scholarsmate.avi"))
+            ] == MOVES
+    assert tracker.relocations == 0
+
+
+def test_orientation_from_the_games_position(data: Path) -> None:
+    """camera:// without corners: of the two 180-degree labellings, the one whose pieces match
+    the referee's position (here the start, and the position after 3. Bc4 Nf6) is kept."""
+    from referee.app.vision_track import orient_to_position
+    from referee.rules.game import Game
+
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    truth = parse_corners(V.SCHOLAR_CORNERS)
+    for frame_no, played in ((V.SCHOLAR_STILLS[0], []), (V.SCHOLAR_STILLS[5], MOVES[:6])):
+        game = Game("standard")
+        for m in played:
+            game.play(m)
+        for labelling in (truth, rotate_corners(truth, 2)):
+            got = orient_to_position(frames[frame_no], labelling, game)
+            assert np.abs(got - truth).max() < 1.0

@@ -1,0 +1,68 @@
+"""Taking back a wrongly accepted move when later frames contradict it (a piece put down on one
+square, photographed, then moved on to another), on one-frame-per-position games pieced from
+the real video's squares."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from referee.app.vision_cli import track_main
+from referee.app.vision_track import Tracker
+from referee.rules.game import Game
+from tests.vision import variations as V
+from vision.geometry import parse_corners
+
+
+def _with_detour(data: Path, seed: int, at: int) -> tuple[list[str], list[Any]]:
+    """A random game whose move ``at`` is first seen put down on another legal square."""
+    start = V.warp_jittered(V.video_frames(data / "videos" / "scholarsmate.avi")[2],
+                            np.random.default_rng(0), 0.0)
+    moves = V.random_game(20, seed)
+    images = V.composite_game(moves, start, seed)
+    game = Game("standard")
+    for m in moves[:at]:
+        game.play(m)
+    wrong = next(t for t in game.legal_texts() if t[:2] == moves[at][:2] and t != moves[at])
+    game.play(wrong)
+    detour = V.compose(game.variant.fen(game.state).split()[0], start)
+    return moves, images[:at + 1] + [detour] + images[at + 1:]
+
+
+@pytest.mark.parametrize(("seed", "at"), [(3, 0), (5, 6)])
+def test_wrong_move_is_taken_back(data: Path, seed: int, at: int) -> None:
+    moves, images = _with_detour(data, seed, at)
+    tracker = Tracker(parse_corners(V.FULL), stills=True)
+    for im in images:
+        tracker.step(im)
+    assert tracker.corrections >= 1
+    assert tracker.game.action_texts() == moves
+
+
+def test_vision_track_prints_the_corrected_record(data: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """vision-track prints a move only once later frames can no longer take it back."""
+    moves, images = _with_detour(data, 5, 6)
+    folder = V.write_folder(tmp_path / "stills", images)
+    assert track_main([str(folder), "--corners", json.dumps(V.FULL)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [ln for ln in lines if not ln.startswith("# ")] == moves
+
+
+def test_a_transposition_keeps_the_record(data: Path) -> None:
+    """Every frame at its own exposure; at ply 23 no continuation explains the frame, and
+    from two decisions back the same three moves in another order would: the record played is
+    kept (the picture cannot tell the orders apart), only the new move is added."""
+    start = V.warp_jittered(V.video_frames(data / "videos" / "scholarsmate.avi")[2],
+                            np.random.default_rng(0), 0.0)
+    rng = np.random.default_rng(1)
+    moves = V.random_game(26, 1)
+    images = [V.perturb(im, "exposure", rng) for im in V.composite_game(moves, start, 1)]
+    tracker = Tracker(parse_corners(V.FULL), stills=True)
+    for im in images:
+        tracker.step(im)
+    assert tracker.game.action_texts() == moves
