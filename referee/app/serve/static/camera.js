@@ -23,6 +23,9 @@ let ws = null, stream = null;
 let waiting = false, sentAt = 0, lastSent = 0, frameReady = false;
 let quality = 0.8, scale = 1.0, maxFrame = 512 * 1024;
 let corners = null, confirmed = false, placed = false, dragging = -1;
+// corner messages sent and not yet answered: until they are, an acknowledgement of an earlier
+// frame carries the server's older corners and must not undo the player's drag
+let edits = 0;
 let sent = 0, acked = 0, lastAck = 0, rtt = 0, closedForGood = false, helloSize = "";
 
 // The camera picture's full size, told to the server on connecting and whenever it changes
@@ -78,6 +81,7 @@ function connect() {
   ws.binaryType = "arraybuffer";
   ws.onopen = () => {
     waiting = false;
+    edits = 0;  // answers to a closed socket's messages never come
     hello();
   };
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
@@ -114,6 +118,7 @@ function onMessage(msg) {
     rtt = lastAck - sentAt;
     adapt(rtt, msg.camera.queued);
   }
+  if (msg.type === "corners") edits = Math.max(0, edits - 1);
   if (msg.camera) showCamera(msg.camera);
   if (msg.game) showGame(msg.game);
   pump();
@@ -162,7 +167,7 @@ async function sendFrame() {
 
 function showCamera(cam) {
   confirmed = cam.confirmed;
-  if (dragging < 0 && cam.corners) { corners = cam.corners; placed = true; }
+  if (dragging < 0 && edits === 0 && cam.corners) { corners = cam.corners; placed = true; }
   const state = $("board-state");
   if (cam.found) {
     state.textContent = confirmed ? "board found" : "board found: check the corners and confirm";
@@ -258,13 +263,17 @@ view.addEventListener("pointerup", () => {
 
 function sendCorners() {
   if (!ws || ws.readyState !== WebSocket.OPEN) return;
+  edits += 1;
   ws.send(JSON.stringify({ type: "corners", corners: shown() }));
 }
 
 $("confirm").addEventListener("click", sendCorners);
 $("find").addEventListener("click", () => {
   corners = null;
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "find" }));
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    edits += 1;
+    ws.send(JSON.stringify({ type: "find" }));
+  }
 });
 $("start").addEventListener("click", startCamera);
 
