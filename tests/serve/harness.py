@@ -160,12 +160,13 @@ def stop(proc: subprocess.Popen[str]) -> tuple[int, str]:
 
 
 @contextmanager
-def chromium() -> Iterator[Any]:
+def chromium(extra_args: tuple[str, ...] = ()) -> Iterator[Any]:
     """Headless Debian Chromium through Playwright (never a downloaded browser)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=CHROMIUM,
+                                     args=[*CHROMIUM_ARGS, *extra_args])
         try:
             yield browser
         finally:

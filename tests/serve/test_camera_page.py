@@ -35,7 +35,7 @@ from referee.app.phone import PhoneSensor
 from referee.app.serve.camera_page import camera_token
 from referee.app.serve.main import load_tokens
 from referee.rules.game import Game
-from tests.serve.harness import CHROMIUM, CHROMIUM_ARGS, launch, stop
+from tests.serve.harness import CHROMIUM, chromium, launch, stop
 from tests.vision.conftest import VIDEO
 from tests.vision.variations import video_frames
 
@@ -100,16 +100,9 @@ def serving_phone(data: Path, url: str, *extra: str, log: list[str] | None = Non
 @contextmanager
 def fake_camera_browser(y4m: Path) -> Iterator[Any]:
     """Debian Chromium whose camera plays ``y4m`` (fake device, permission granted)."""
-    from playwright.sync_api import sync_playwright
-
-    args = [*CHROMIUM_ARGS, "--use-fake-device-for-media-stream",
-            "--use-fake-ui-for-media-stream", f"--use-file-for-fake-video-capture={y4m}"]
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=args)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with chromium(("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                   f"--use-file-for-fake-video-capture={y4m}")) as browser:
+        yield browser
 
 
 def _page(browser: Any, url: str, frames: list[str] | None = None,

@@ -21,6 +21,7 @@ from referee.live.physical import physical_steps
 from referee.live.session import Update
 from referee.rules.game import Game
 from referee.rules.pieces import WHITE
+from tests.inference.test_runner import Shown
 from tests.serve.harness import launch, serving, stop
 from tests.serve.test_api import CLI
 
@@ -37,18 +38,6 @@ def decode(image: Any) -> str:
     pixels = np.pad(np.kron(pixels, np.ones((6, 6), dtype=np.uint8)), 40, constant_values=0)
     text: str = cv2.QRCodeDetector().detectAndDecode(pixels)[0]
     return text
-
-
-class Shown:
-    """A display (or LEDs) keeping what it was shown."""
-
-    def __init__(self) -> None:
-        self.shown: list[Any] = []
-
-    def show(self, item: Any) -> None:
-        self.shown.append(item)
-
-    def close(self) -> None: ...
 
 
 class FakeTime:
