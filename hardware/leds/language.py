@@ -129,6 +129,41 @@ def zombies(squares: Iterable[str]) -> LedScene:
     return LedScene.of(squares, info(Colour.GREEN, "zombie", LEVEL_FAINT), "zombies")
 
 
+#: The generic ways a marker's squares stay lit under every scene, by name: a faint, dim or
+#: full steady light, or a pulse. A caller (a variant's marker kind) picks one and a colour.
+MARKER_STYLES: Final = {
+    "faint": (Pattern.STEADY, LEVEL_FAINT),
+    "dim": (Pattern.STEADY, LEVEL_DIM),
+    "steady": (Pattern.STEADY, LEVEL_FULL),
+    "pulse": (Pattern.PULSE, LEVEL_FAINT),
+}
+
+
+def marked(squares: Iterable[str], colour: str, style: str, reason: str,
+           name: str = "") -> LedScene:
+    """Squares carrying a marker (a background layer): ``style`` of :data:`MARKER_STYLES` in
+    the palette colour named ``colour`` (``Colour.named``), lit for ``reason``.
+
+    Raises:
+        ValueError: an unknown style or colour name.
+    """
+    if style not in MARKER_STYLES:
+        raise ValueError(f"unknown marker style {style!r} (known: {', '.join(MARKER_STYLES)})")
+    pattern, level = MARKER_STYLES[style]
+    return LedScene.of(squares, Light(Colour.named(colour), pattern, level, 0.0, reason),
+                       name or reason)
+
+
+def arriving(squares: Iterable[str], colour: str, reason: str, name: str = "") -> LedScene:
+    """A piece was put down here with its marker: slow blink in the marker's ``colour``."""
+    return LedScene.of(squares, place(reason, Colour.named(colour)), name or reason)
+
+
+def departing(squares: Iterable[str], colour: str, reason: str, name: str = "") -> LedScene:
+    """A piece must leave here with its marker: antiphase slow blink in its ``colour``."""
+    return LedScene.of(squares, lift(reason, Colour.named(colour)), name or reason)
+
+
 def zombie_reveal(squares: Iterable[str]) -> LedScene:
     """Zombie Chess: a zombie rises here; put the revealed piece (with its coin) on the square."""
     return LedScene.of(squares, place("zombie rises", Colour.GREEN), "zombie reveal")

@@ -25,6 +25,7 @@ from referee.rules.events import (
     GameEnded,
     GameEvent,
     Marker,
+    MarkerKind,
     Moved,
     Placed,
     Prompt,
@@ -34,8 +35,6 @@ from referee.rules.events import (
 from referee.rules.geometry import Layout
 
 _SQUARE_RE: Final = re.compile(r"(?:[a-z]+:)?[a-z][0-9]|limbo")
-#: Marker names drawn as background layers, and their builders.
-_MARKER_LAYERS: Final = {"tombstone": language.tombstones, "zombie": language.zombies}
 
 
 def picture_spots(layout: Layout) -> dict[str, Spot]:
@@ -61,12 +60,16 @@ class Presenter:
     """Maps batches of game events to :class:`Presentation` values.
 
     It remembers the public markers it was told about (tombstones, zombie coins), which stay lit
-    faintly under every later scene. Seed them with ``markers`` (marker name -> squares) when a
-    game is resumed. Not thread-safe: the orchestrator's game loop owns it.
+    under every later scene as their variant's :class:`MarkerKind` says (the kind comes with
+    each :class:`Marker` event; this module names no marker). Seed them with ``markers``
+    (marker kind -> squares) when a game is resumed. Not thread-safe: the orchestrator's game
+    loop owns it.
     """
 
-    def __init__(self, markers: Mapping[str, Iterable[str]] | None = None) -> None:
-        self._markers: dict[str, set[str]] = {k: set(v) for k, v in (markers or {}).items()}
+    def __init__(self, markers: Mapping[MarkerKind, Iterable[str]] | None = None) -> None:
+        seeded = dict(markers or {})
+        self._markers: dict[str, set[str]] = {k.name: set(v) for k, v in seeded.items()}
+        self._looks: dict[str, MarkerKind] = {k.name: k for k in seeded}
         self._last: Presentation | None = None
         self._last_moves: list[tuple[str, str]] = []
         self._last_note = ("", "")  # the last move: as the variant says it, and short
@@ -136,6 +139,8 @@ class Presenter:
         return presentation
 
     def _apply_marker(self, event: Marker) -> None:
+        if event.look is not None:
+            self._looks.setdefault(event.marker, event.look)
         squares = self._markers.setdefault(event.marker, set())
         if event.added:
             squares.add(event.square)
@@ -143,8 +148,8 @@ class Presenter:
             squares.discard(event.square)
 
     def _background(self) -> LedScene:
-        layers = [build(sorted(self._markers.get(name, ())))
-                  for name, build in _MARKER_LAYERS.items()]
+        layers = [language.marked(sorted(self._markers.get(name, ())), k.colour, k.style,
+                                  k.legend, k.layer_name) for name, k in self._looks.items()]
         return compose(*layers)
 
     def _situations(self, events: list[GameEvent]) -> list[LedScene]:
@@ -220,12 +225,14 @@ def _move_note(move: Moved, events: list[GameEvent], castled: bool = False) -> t
 
 def _event_layer(event: GameEvent, moves: list[tuple[str, str]]) -> list[LedScene]:
     if isinstance(event, Placed) and event.square:
-        if "zombie" in event.reason or "reveal" in event.reason:
-            return [language.zombie_reveal([event.square])]
+        if event.marker is not None and event.marker.arrives:  # it comes with its marker
+            kind = event.marker
+            return [language.arriving([event.square], kind.colour, kind.arrives)]
         return [language.choose([event.square], event.reason or "put the piece here")]
     if isinstance(event, Removed) and event.square:
-        if "rot" in event.reason:
-            return [language.zombie_rot([event.square])]
+        if event.marker is not None and event.marker.departs:  # it goes with its marker
+            kind = event.marker
+            return [language.departing([event.square], kind.colour, kind.departs)]
         return [LedScene.of([event.square], language.lift(event.reason or "take it away"))]
     if isinstance(event, CaptureAttempt) and not event.succeeded:
         return [language.capture_failed(event.frm, event.to)]

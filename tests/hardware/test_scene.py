@@ -132,3 +132,13 @@ def test_each_action_class_keeps_one_pattern_across_situations() -> None:
                 assert light.phase == L.LIFT_PHASE
             if light.pattern is Pattern.FAST_BLINK:
                 assert light.colour == Colour.VERMILLION
+
+
+def test_colours_and_marker_styles_by_name() -> None:
+    assert Colour.named("purple") == Colour.PURPLE and Colour.named("Green") == Colour.GREEN
+    for bad in ("mauve", "named", "", "__class__"):
+        with pytest.raises(ValueError, match="unknown LED colour"):
+            Colour.named(bad)
+    with pytest.raises(ValueError, match="unknown marker style 'glow'"):
+        L.marked(["a1"], "green", "glow", "x")
+    assert L.marked(["a1"], "purple", "faint", "tombstone", "tombstones") == L.tombstones(["a1"])
