@@ -8,16 +8,17 @@ secret burials and assignments never reach the LEDs or the display.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Final
 
+from firmware_bridge.events import is_square
 from hardware.display import screen as screens
 from hardware.display.screen import ClockFace, Screen
 from hardware.leds import language
 from hardware.leds.picture import Spot
 from hardware.leds.scene import LedScene, compose
+from referee.rules.actions import DIE
 from referee.rules.events import (
     Announcement,
     CaptureAttempt,
@@ -34,18 +35,11 @@ from referee.rules.events import (
 )
 from referee.rules.geometry import Layout
 
-_SQUARE_RE: Final = re.compile(r"(?:[a-z]+:)?[a-z][0-9]|limbo")
-
 
 def picture_spots(layout: Layout) -> dict[str, Spot]:
     """Where each square of a variant's ``layout`` is drawn in LED pictures: the physical
     places its regions declare, handed to ``hardware`` as plain data."""
     return {name: Spot(*place) for name, place in layout.places().items()}
-
-
-def is_square(text: str) -> bool:
-    """Whether ``text`` has the form of a NOTATION.md square."""
-    return _SQUARE_RE.fullmatch(text) is not None
 
 
 @dataclass(frozen=True)
@@ -244,8 +238,6 @@ def _event_layer(event: GameEvent, moves: list[tuple[str, str]]) -> list[LedScen
 def _prompt_layer(event: Prompt, moves: list[tuple[str, str]]) -> list[LedScene]:
     squares = [o.partition("=")[2] or o for o in event.options]
     if squares and all(is_square(s) for s in squares):
-        if event.kind == "resurrect":
-            return [language.resurrection(squares)]
         # the legend is the variant's, said by its action kind (ActionKind.legend)
         return [language.choose(squares, event.legend or event.kind or "choose")]
     if event.kind == "promo" and moves:
@@ -259,7 +251,7 @@ def _prompt_screen(event: Prompt, clock: ClockFace | None, note: str = "") -> Sc
         letters = tuple(o.rpartition("=")[2].upper() for o in event.options) or ("Q", "R", "B",
                                                                                    "N")
         return screens.promotion(colour, letters, 0, clock)
-    if event.kind == "roll":
+    if event.done_by == DIE:  # the variant's kind made by rolling a die
         return screens.roll_die(colour, clock)
     short = tuple(o for o in event.options if len(o) <= 3 and not is_square(o))
     shown = screens.prompt(colour, event.text, short, 0 if short else None, clock)

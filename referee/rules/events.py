@@ -133,13 +133,15 @@ class Marker(GameEvent):
 class Prompt(GameEvent):
     """The referee waits for ``colour`` to choose (``kind`` is home/spawn/bury/drop/promo/roll).
 
-    ``legend``: the few words LEDs show for it, from the variant's action kind
+    ``legend``: the few words LEDs show for it, and ``done_by``: how it is made at the board
+    (``die``: the display asks for a roll), both from the variant's action kind
     (``ActionKind.prompt`` builds the event)."""
 
     colour: int = 0
     kind: str = ""
     options: tuple[str, ...] = ()
     legend: str = ""
+    done_by: str = ""
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from referee.rules.events import (
 from referee.rules.pieces import BLACK, WHITE
 from referee.rules.variants import make_variant
 from referee.rules.variants.deadmans import HOME, TOMBSTONE
+from referee.rules.variants.die import ROLL
 from referee.rules.variants.zombie import COIN
 
 CLOCK = ClockFace(290.0, 300.0, running=BLACK)
@@ -66,14 +67,14 @@ def test_dead_mans_capture_tombstone_and_home_prompt() -> None:
 
 def test_resurrection_prompt_and_promotion() -> None:
     p = Presenter()
-    res = p.update([Prompt("Rise?", colour=WHITE, kind="resurrect", options=("e5", "c6"))])
-    assert res.scene["e5"].reason == "resurrection square"
+    res = p.update([Prompt("Rise?", colour=WHITE, kind="rise", options=("e5", "c6"))])
+    assert res.scene["e5"].reason == "rise"  # no legend from a variant: the kind's name
     promo = p.update([Moved("", frm="e7", to="e8"),
                       Prompt("Promote to?", colour=WHITE, kind="promo",
                              options=("e7e8=Q", "e7e8=N"))])
     assert promo.scene["e8"].pattern is Pattern.PULSE
     assert promo.screen.options == ("Q", "N") and promo.screen.selected == 0
-    roll = p.update([Prompt("Roll the die", colour=BLACK, kind="roll")])
+    roll = p.update([ROLL.prompt("Roll the die", BLACK)])  # a kind made by a die
     assert roll.screen.lines == ("Roll the die",)
     assert set(roll.scene) == {"e7", "e8"}  # the last move stays lit until the next one
 
