@@ -36,6 +36,23 @@ from referee.rules.events import (
 from referee.rules.geometry import Layout
 
 
+def marker_layer(kind: MarkerKind, squares: Iterable[str]) -> LedScene:
+    """The background layer of a variant's marker ``kind`` under ``squares``, lit as the kind
+    says (a generic style and palette colour of :mod:`hardware.leds.language`)."""
+    return language.marked(sorted(squares), kind.colour, kind.style, kind.legend,
+                           kind.layer_name)
+
+
+def marker_arrival(kind: MarkerKind, squares: Iterable[str]) -> LedScene:
+    """Pieces the referee put down with their marker (``kind.arrives``: a zombie rises)."""
+    return language.arriving(squares, kind.colour, kind.arrives)
+
+
+def marker_departure(kind: MarkerKind, squares: Iterable[str]) -> LedScene:
+    """Pieces that must leave with their marker (``kind.departs``: zombies rot)."""
+    return language.departing(squares, kind.colour, kind.departs)
+
+
 def picture_spots(layout: Layout) -> dict[str, Spot]:
     """Where each square of a variant's ``layout`` is drawn in LED pictures: the physical
     places its regions declare, handed to ``hardware`` as plain data."""
@@ -142,8 +159,8 @@ class Presenter:
             squares.discard(event.square)
 
     def _background(self) -> LedScene:
-        layers = [language.marked(sorted(self._markers.get(name, ())), k.colour, k.style,
-                                  k.legend, k.layer_name) for name, k in self._looks.items()]
+        layers = [marker_layer(kind, self._markers.get(name, ()))
+                  for name, kind in self._looks.items()]
         return compose(*layers)
 
     def _situations(self, events: list[GameEvent]) -> list[LedScene]:
@@ -220,13 +237,11 @@ def _move_note(move: Moved, events: list[GameEvent], castled: bool = False) -> t
 def _event_layer(event: GameEvent, moves: list[tuple[str, str]]) -> list[LedScene]:
     if isinstance(event, Placed) and event.square:
         if event.marker is not None and event.marker.arrives:  # it comes with its marker
-            kind = event.marker
-            return [language.arriving([event.square], kind.colour, kind.arrives)]
+            return [marker_arrival(event.marker, [event.square])]
         return [language.choose([event.square], event.reason or "put the piece here")]
     if isinstance(event, Removed) and event.square:
         if event.marker is not None and event.marker.departs:  # it goes with its marker
-            kind = event.marker
-            return [language.departing([event.square], kind.colour, kind.departs)]
+            return [marker_departure(event.marker, [event.square])]
         return [LedScene.of([event.square], language.lift(event.reason or "take it away"))]
     if isinstance(event, CaptureAttempt) and not event.succeeded:
         return [language.capture_failed(event.frm, event.to)]

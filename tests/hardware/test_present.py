@@ -187,7 +187,7 @@ def test_markers_are_drawn_as_their_variant_declares_them() -> None:
     """The presenter names no marker: each variant's MarkerKind says how it looks, and the
     built-in ones still give exactly the layers the LED language has always drawn."""
     from hardware.leds import language
-    from hardware.leds.scene import Colour, compose
+    from hardware.leds.scene import Colour, LedScene, Light, compose
     from referee.rules.events import MARKER_STYLES
     from referee.rules.variants import VARIANTS
 
@@ -195,12 +195,14 @@ def test_markers_are_drawn_as_their_variant_declares_them() -> None:
     for name in VARIANTS:
         for kind in make_variant(name).marker_kinds:
             Colour.named(kind.colour)  # a palette colour (raises if not)
+    tombstone = Light(Colour.PURPLE, Pattern.STEADY, language.LEVEL_FAINT, 0.0, "tombstone")
     assert Presenter().update([TOMBSTONE.put("", "f7")]).scene == compose(
-        language.tombstones(["f7"]))
-    assert Presenter().update([COIN.put("", "c6")]).scene == compose(language.zombies(["c6"]))
+        LedScene({"f7": tombstone}, "tombstones"))
+    coin = Light(Colour.GREEN, Pattern.STEADY, language.LEVEL_FAINT, 0.0, "zombie")
+    assert Presenter().update([COIN.put("", "c6")]).scene == LedScene({"c6": coin}, "zombies")
     risen = Presenter().update([Placed("", square="c6", marker=COIN), COIN.put("", "c6"),
                                 Removed("", square="d4", marker=COIN), COIN.take("", "d4")])
-    assert risen.scene["c6"] == language.zombie_reveal(["c6"])["c6"]
-    assert risen.scene["d4"] == language.zombie_rot(["d4"])["d4"]
+    assert risen.scene["c6"] == language.place("zombie rises", Colour.GREEN)
+    assert risen.scene["d4"] == language.lift("zombie rots", Colour.GREEN)
     assert set(make_variant("deadmans").marker_kinds) == {TOMBSTONE}
     assert set(make_variant("zombie").marker_kinds) == {COIN}
