@@ -56,7 +56,8 @@ from referee.rules.events import (
     Removed,
 )
 from referee.rules.pieces import BLACK, WHITE
-from referee.rules.variants.deadmans import HOME
+from referee.rules.variants.deadmans import HOME, TOMBSTONE
+from referee.rules.variants.zombie import COIN
 
 try:  # the sensor board's simulator, when the bridge is installed
     from firmware_bridge import builtin_rig, open_sensor
@@ -109,13 +110,13 @@ def situations(i: int) -> dict[str, Sequence[GameEvent]]:
         "clock tick": [],
         "capture + hell home": [
             Moved("", frm=f"{a}4", to=f"{b}5"), Captured("", piece="p", square=f"{b}5"),
-            Marker("", marker="tombstone", square=f"{b}5"),
+            TOMBSTONE.put("", f"{b}5"),
             HOME.prompt("Black: put the pawn on a vacant Hell home", BLACK,
                         tuple(f"home=hell:{f}7" for f in FILES))],
         "zombie reveal + rot": [
             Announcement(f"Zombie knight rises on {a}6"),
-            Placed("", piece="N", square=f"{a}6", reason="zombie reveal"),
-            Removed("", piece="b", square=f"{b}4", reason="rot"),
+            Placed("", piece="N", square=f"{a}6", reason="zombie reveal", marker=COIN),
+            Removed("", piece="b", square=f"{b}4", reason="rot", marker=COIN),
             Announcement("No zombie at e2"),
             Marker("", marker="burial", square="c3", audience=WHITE)],
         "game over": [Moved("", frm="a0", to=f"{a}8"),

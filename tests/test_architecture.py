@@ -13,8 +13,10 @@ a function, except those under ``if TYPE_CHECKING:`` (they never run). Two rules
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Final
 
 from hardware import sides
 from referee.rules import pieces
@@ -206,3 +208,64 @@ def test_the_rule_checker_sees_a_planted_violation(tmp_path: Path) -> None:
 
 def test_hardware_sides_match_the_referee_colours() -> None:
     assert (sides.WHITE, sides.BLACK, sides.GRAY) == (pieces.WHITE, pieces.BLACK, pieces.GRAY)
+
+
+# Each variant says everything about itself once: outside referee/rules (and the tests), no
+# string of the shipped code names a built-in variant, one of its regions or one of its
+# markers. The words come from the variants themselves, so a new variant is covered at once.
+# Not words: ``standard`` (the default variant) and its region ``board``, and ``die`` (a die
+# is a physical device the board can read, like a clock).
+#: Layers that must not name a variant.
+OUTSIDE_RULES: Final = ("referee/app", "referee/live", "hardware", "firmware_bridge", "vision")
+#: (file, word) that may stay, and why. Kept short: each entry must still be needed.
+NAMES_ALLOWED: Final = {
+    # NOTATION.md's square grammar: limbo is the one square written without coordinates
+    ("firmware_bridge/events.py", "limbo"), ("firmware_bridge/rig.py", "limbo"),
+    ("firmware_bridge/rig.py", "hell"),  # an example square in that grammar's error line
+    # a rig module's physical shape (grid, ring, strip), not Ghost's region
+    ("firmware_bridge/rig.py", "ring"), ("firmware_bridge/sim.py", "ring"),
+    ("firmware_bridge/cli.py", "deadmans"),  # --help: an example of a built-in rig file
+    # the situations docs/leds.md draws (hell_home, ghost_spawn, to_limbo); the presenter
+    # uses each action kind's own legend instead
+    ("hardware/leds/language.py", "hell"), ("hardware/leds/language.py", "ghost"),
+    ("hardware/leds/language.py", "limbo"),
+}
+
+
+def variant_words() -> set[str]:
+    """The names of the built-in variants, their regions and their markers."""
+    from referee.rules.variants import VARIANTS, make_variant
+
+    words: set[str] = set()
+    for name in VARIANTS:
+        variant = make_variant(name)
+        words |= {name, *variant.layout.region_squares, *(k.name for k in variant.marker_kinds)}
+    return words - {"standard", "die", *make_variant("standard").layout.region_squares}
+
+
+def named_words(path: Path, words: set[str]) -> set[str]:
+    """The ``words`` that string constants of ``path`` name (docstrings and comments aside)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.body and isinstance(node.body[0], ast.Expr)}
+    pattern = re.compile(r"\b(" + "|".join(sorted(words)) + r")\b", re.IGNORECASE)
+    return {m.group(0).lower() for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docs for m in pattern.finditer(node.value)}
+
+
+def test_no_layer_outside_the_rules_names_a_variant() -> None:
+    words = variant_words()
+    assert {"deadmans", "zombie", "hell", "limbo", "tombstone"} <= words
+    found = {(path.relative_to(ROOT).as_posix(), word)
+             for layer in OUTSIDE_RULES for path in sorted((ROOT / layer).rglob("*.py"))
+             for word in named_words(path, words)}
+    assert found - NAMES_ALLOWED == set(), "variant knowledge outside referee/rules"
+    assert NAMES_ALLOWED - found == set(), "stale allow-list entries"
+
+
+def test_the_name_check_sees_a_planted_name(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.py"
+    planted.write_text('"""Zombie docs are fine."""\nLAYERS = {"Zombie": 1}\n', encoding="utf-8")
+    assert named_words(planted, {"zombie", "hell"}) == {"zombie"}

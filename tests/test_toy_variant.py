@@ -100,6 +100,49 @@ def test_what_the_toy_says_of_itself_reaches_the_leds_help_and_rigs(toy: None) -
     assert rig.squares == frozenset(variant.layout.name(i) for i in range(variant.layout.size))
 
 
+def test_a_toy_marker_reaches_the_leds_picture_and_display(toy: None, tmp_path: Path) -> None:
+    """The toy's own marker kind (a stake under a dropped pawn, dim yellow) is drawn by the
+    presenter from what the variant declares: its arrival blinks, then it stays under later
+    scenes until the pawn is taken, and the display tells the drop."""
+    from hardware.leds.picture import render_scene
+    from hardware.leds.scene import Colour, Pattern
+    from referee.app.capture import StepCapture
+    from referee.app.present import Presenter, picture_spots
+    from referee.rules.events import GameEvent
+    from referee.rules.notation import parse_action
+    from tests.toy.variant import STAKE
+
+    variant = make_variant("toy")
+    assert variant.marker_kinds == (STAKE,)
+    state, presenter = variant.initial_state(), Presenter()
+    shown = []
+    for text in ("b1b3", "drop=a4", "b3a3", "c4d4", "a3a4"):
+        events: list[GameEvent] = []
+        action = parse_action(text, variant, state)
+        assert action in variant.legal_actions(state), text
+        state = variant.apply(state, action, events)
+        shown.append(presenter.update(events, turn=state.to_act))
+    dropped = shown[1]
+    assert dropped.scene["a4"].reason == "pawn dropped here"
+    assert dropped.scene["a4"].pattern is Pattern.SLOW_BLINK
+    assert dropped.scene["a4"].colour == Colour.YELLOW
+    assert "pawn dropped on a4" in dropped.screen.lines
+    later = shown[2].scene["a4"]  # a background layer under the next move
+    assert (later.reason, later.pattern, later.colour) == ("staked pawn", Pattern.STEADY,
+                                                          Colour.YELLOW)
+    assert shown[3].scene["a4"].reason == "staked pawn"
+    assert shown[4].scene["a4"].reason == "last move: to"  # the rook took the pawn
+    assert presenter.markers["stake"] == frozenset()  # and its stake went with it
+    spots = picture_spots(variant.layout)
+    image = render_scene(shown[2].scene, spots)
+    unstaked = render_scene(shown[2].scene.without(["a4"]), spots)
+    assert image.height > unstaked.height  # a legend line of its own for the stake
+    led_path, display_path = StepCapture(tmp_path, spots).write(shown[2], "b3a3")
+    with Image.open(led_path) as written:
+        assert written.width == image.width and written.height > image.height  # + title
+    assert display_path.exists()
+
+
 def test_the_toy_is_known_only_through_the_environment(toy: None,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     assert "toy" not in VARIANTS and known_variants()["toy"] == "tests.toy.variant:Toy"

@@ -6,7 +6,7 @@ brightness add the topic (docs/leds.md has a picture of each situation):
 =================  ==================================================================
 pattern            meaning
 =================  ==================================================================
-steady             information: the last move, where a lifted piece may go, tombstones
+steady             information: the last move, where a lifted piece may go, markers
 slow blink         put a piece here (place); a choice among squares (resurrection)
 slow blink, anti   take the piece away from here (lift): blinks while "place" is dark
 fast blink         wrong: an illegal move, a failed capture attempt
@@ -119,24 +119,39 @@ def resurrection(tombstones: Iterable[str], capturer: str | None = None) -> LedS
     return LedScene(lights, "resurrection")
 
 
-def tombstones(squares: Iterable[str]) -> LedScene:
-    """Dead Man's tombstones: faint steady purple (a background layer)."""
-    return LedScene.of(squares, info(Colour.PURPLE, "tombstone", LEVEL_FAINT), "tombstones")
+#: The generic ways a marker's squares stay lit under every scene, by name: a faint, dim or
+#: full steady light, or a pulse. A caller (a variant's marker kind) picks one and a colour.
+MARKER_STYLES: Final = {
+    "faint": (Pattern.STEADY, LEVEL_FAINT),
+    "dim": (Pattern.STEADY, LEVEL_DIM),
+    "steady": (Pattern.STEADY, LEVEL_FULL),
+    "pulse": (Pattern.PULSE, LEVEL_FAINT),
+}
 
 
-def zombies(squares: Iterable[str]) -> LedScene:
-    """Zombie coins (public): faint steady green under the zombie pieces (a background layer)."""
-    return LedScene.of(squares, info(Colour.GREEN, "zombie", LEVEL_FAINT), "zombies")
+def marked(squares: Iterable[str], colour: str, style: str, reason: str,
+           name: str = "") -> LedScene:
+    """Squares carrying a marker (a background layer): ``style`` of :data:`MARKER_STYLES` in
+    the palette colour named ``colour`` (``Colour.named``), lit for ``reason``.
+
+    Raises:
+        ValueError: an unknown style or colour name.
+    """
+    if style not in MARKER_STYLES:
+        raise ValueError(f"unknown marker style {style!r} (known: {', '.join(MARKER_STYLES)})")
+    pattern, level = MARKER_STYLES[style]
+    return LedScene.of(squares, Light(Colour.named(colour), pattern, level, 0.0, reason),
+                       name or reason)
 
 
-def zombie_reveal(squares: Iterable[str]) -> LedScene:
-    """Zombie Chess: a zombie rises here; put the revealed piece (with its coin) on the square."""
-    return LedScene.of(squares, place("zombie rises", Colour.GREEN), "zombie reveal")
+def arriving(squares: Iterable[str], colour: str, reason: str, name: str = "") -> LedScene:
+    """A piece was put down here with its marker: slow blink in the marker's ``colour``."""
+    return LedScene.of(squares, place(reason, Colour.named(colour)), name or reason)
 
 
-def zombie_rot(squares: Iterable[str]) -> LedScene:
-    """Zombie Chess: these zombies rot; take them to the dust bin."""
-    return LedScene.of(squares, lift("zombie rots", Colour.GREEN), "zombie rot")
+def departing(squares: Iterable[str], colour: str, reason: str, name: str = "") -> LedScene:
+    """A piece must leave here with its marker: antiphase slow blink in its ``colour``."""
+    return LedScene.of(squares, lift(reason, Colour.named(colour)), name or reason)
 
 
 def die_moves(die: str, targets: Iterable[str] = (), captures: Iterable[str] = ()) -> LedScene:

@@ -48,6 +48,20 @@ class Colour:
     GREEN: Final[RGB] = (0, 158, 115)
     YELLOW: Final[RGB] = (240, 228, 66)
 
+    @classmethod
+    def named(cls, name: str) -> RGB:
+        """The palette colour called ``name`` (``"purple"``), for callers that choose a colour
+        by name (a variant's marker).
+
+        Raises:
+            ValueError: no colour of the palette has that name.
+        """
+        value = getattr(cls, name.upper(), None) if name.isalpha() else None
+        if not isinstance(value, tuple):
+            known = ", ".join(n.lower() for n, v in vars(cls).items() if isinstance(v, tuple))
+            raise ValueError(f"unknown LED colour {name!r} (known: {known})")
+        return value
+
 
 @dataclass(frozen=True)
 class Light:

@@ -102,15 +102,11 @@ class TerminalGame:
         self.say(" ".join(texts) or "(no legal action: game over)")
 
     def _describe(self, texts: list[str]) -> list[str]:
-        """``texts`` with the six die readings ``roll=1`` ... ``roll=6`` said once: the face is
-        what the die shows, not a choice."""
-        rolls = [t for t in texts if t.startswith("roll=")]
-        if len(rolls) < 2:
-            return texts
-        at = texts.index(rolls[0])
-        rest = [t for t in texts if not t.startswith("roll=")]
-        faces = f"roll=N (N: what your die shows, {rolls[0][5:]}-{rolls[-1][5:]})"
-        return [*rest[:at], faces, "roll (the referee rolls)", *rest[at:]]
+        """``texts`` with the die readings of each kind made by a die (``roll=1`` ...
+        ``roll=6``) said once: the face is what the die shows, not a choice."""
+        for kind in sorted(self.game.variant.kinds_done_by(A.DIE)):
+            texts = _faces_once(texts, kind)
+        return texts
 
     def _undo(self) -> None:
         try:
@@ -256,3 +252,17 @@ class TerminalGame:
             if not self.handle(line):
                 break
         return 0
+
+
+def _faces_once(texts: list[str], kind: str) -> list[str]:
+    """``texts`` with the readings ``KIND=face`` of a die said once, where the bare ``KIND``
+    (the referee rolls) was."""
+    head = f"{kind}="
+    rolls = [t for t in texts if t.startswith(head)]
+    if len(rolls) < 2:
+        return texts
+    at = texts.index(rolls[0])
+    rest = [t for t in texts if not t.startswith(head)]
+    first, last = rolls[0][len(head):], rolls[-1][len(head):]
+    faces = f"{kind}=N (N: what your die shows, {first}-{last})"
+    return [*rest[:at], faces, f"{kind} (the referee rolls)", *rest[at:]]

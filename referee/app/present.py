@@ -8,16 +8,17 @@ secret burials and assignments never reach the LEDs or the display.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Final
 
+from firmware_bridge.events import is_square
 from hardware.display import screen as screens
 from hardware.display.screen import ClockFace, Screen
 from hardware.leds import language
 from hardware.leds.picture import Spot
 from hardware.leds.scene import LedScene, compose
+from referee.rules.actions import DIE
 from referee.rules.events import (
     Announcement,
     CaptureAttempt,
@@ -25,6 +26,7 @@ from referee.rules.events import (
     GameEnded,
     GameEvent,
     Marker,
+    MarkerKind,
     Moved,
     Placed,
     Prompt,
@@ -33,20 +35,28 @@ from referee.rules.events import (
 )
 from referee.rules.geometry import Layout
 
-_SQUARE_RE: Final = re.compile(r"(?:[a-z]+:)?[a-z][0-9]|limbo")
-#: Marker names drawn as background layers, and their builders.
-_MARKER_LAYERS: Final = {"tombstone": language.tombstones, "zombie": language.zombies}
+
+def marker_layer(kind: MarkerKind, squares: Iterable[str]) -> LedScene:
+    """The background layer of a variant's marker ``kind`` under ``squares``, lit as the kind
+    says (a generic style and palette colour of :mod:`hardware.leds.language`)."""
+    return language.marked(sorted(squares), kind.colour, kind.style, kind.legend,
+                           kind.layer_name)
+
+
+def marker_arrival(kind: MarkerKind, squares: Iterable[str]) -> LedScene:
+    """Pieces the referee put down with their marker (``kind.arrives``: a zombie rises)."""
+    return language.arriving(squares, kind.colour, kind.arrives)
+
+
+def marker_departure(kind: MarkerKind, squares: Iterable[str]) -> LedScene:
+    """Pieces that must leave with their marker (``kind.departs``: zombies rot)."""
+    return language.departing(squares, kind.colour, kind.departs)
 
 
 def picture_spots(layout: Layout) -> dict[str, Spot]:
     """Where each square of a variant's ``layout`` is drawn in LED pictures: the physical
     places its regions declare, handed to ``hardware`` as plain data."""
     return {name: Spot(*place) for name, place in layout.places().items()}
-
-
-def is_square(text: str) -> bool:
-    """Whether ``text`` has the form of a NOTATION.md square."""
-    return _SQUARE_RE.fullmatch(text) is not None
 
 
 @dataclass(frozen=True)
@@ -61,12 +71,16 @@ class Presenter:
     """Maps batches of game events to :class:`Presentation` values.
 
     It remembers the public markers it was told about (tombstones, zombie coins), which stay lit
-    faintly under every later scene. Seed them with ``markers`` (marker name -> squares) when a
-    game is resumed. Not thread-safe: the orchestrator's game loop owns it.
+    under every later scene as their variant's :class:`MarkerKind` says (the kind comes with
+    each :class:`Marker` event; this module names no marker). Seed them with ``markers``
+    (marker kind -> squares) when a game is resumed. Not thread-safe: the orchestrator's game
+    loop owns it.
     """
 
-    def __init__(self, markers: Mapping[str, Iterable[str]] | None = None) -> None:
-        self._markers: dict[str, set[str]] = {k: set(v) for k, v in (markers or {}).items()}
+    def __init__(self, markers: Mapping[MarkerKind, Iterable[str]] | None = None) -> None:
+        seeded = dict(markers or {})
+        self._markers: dict[str, set[str]] = {k.name: set(v) for k, v in seeded.items()}
+        self._looks: dict[str, MarkerKind] = {k.name: k for k in seeded}
         self._last: Presentation | None = None
         self._last_moves: list[tuple[str, str]] = []
         self._last_note = ("", "")  # the last move: as the variant says it, and short
@@ -136,6 +150,8 @@ class Presenter:
         return presentation
 
     def _apply_marker(self, event: Marker) -> None:
+        if event.look is not None:
+            self._looks.setdefault(event.marker, event.look)
         squares = self._markers.setdefault(event.marker, set())
         if event.added:
             squares.add(event.square)
@@ -143,8 +159,8 @@ class Presenter:
             squares.discard(event.square)
 
     def _background(self) -> LedScene:
-        layers = [build(sorted(self._markers.get(name, ())))
-                  for name, build in _MARKER_LAYERS.items()]
+        layers = [marker_layer(kind, self._markers.get(name, ()))
+                  for name, kind in self._looks.items()]
         return compose(*layers)
 
     def _situations(self, events: list[GameEvent]) -> list[LedScene]:
@@ -220,12 +236,12 @@ def _move_note(move: Moved, events: list[GameEvent], castled: bool = False) -> t
 
 def _event_layer(event: GameEvent, moves: list[tuple[str, str]]) -> list[LedScene]:
     if isinstance(event, Placed) and event.square:
-        if "zombie" in event.reason or "reveal" in event.reason:
-            return [language.zombie_reveal([event.square])]
+        if event.marker is not None and event.marker.arrives:  # it comes with its marker
+            return [marker_arrival(event.marker, [event.square])]
         return [language.choose([event.square], event.reason or "put the piece here")]
     if isinstance(event, Removed) and event.square:
-        if "rot" in event.reason:
-            return [language.zombie_rot([event.square])]
+        if event.marker is not None and event.marker.departs:  # it goes with its marker
+            return [marker_departure(event.marker, [event.square])]
         return [LedScene.of([event.square], language.lift(event.reason or "take it away"))]
     if isinstance(event, CaptureAttempt) and not event.succeeded:
         return [language.capture_failed(event.frm, event.to)]
@@ -237,8 +253,6 @@ def _event_layer(event: GameEvent, moves: list[tuple[str, str]]) -> list[LedScen
 def _prompt_layer(event: Prompt, moves: list[tuple[str, str]]) -> list[LedScene]:
     squares = [o.partition("=")[2] or o for o in event.options]
     if squares and all(is_square(s) for s in squares):
-        if event.kind == "resurrect":
-            return [language.resurrection(squares)]
         # the legend is the variant's, said by its action kind (ActionKind.legend)
         return [language.choose(squares, event.legend or event.kind or "choose")]
     if event.kind == "promo" and moves:
@@ -252,7 +266,7 @@ def _prompt_screen(event: Prompt, clock: ClockFace | None, note: str = "") -> Sc
         letters = tuple(o.rpartition("=")[2].upper() for o in event.options) or ("Q", "R", "B",
                                                                                    "N")
         return screens.promotion(colour, letters, 0, clock)
-    if event.kind == "roll":
+    if event.done_by == DIE:  # the variant's kind made by rolling a die
         return screens.roll_die(colour, clock)
     short = tuple(o for o in event.options if len(o) <= 3 and not is_square(o))
     shown = screens.prompt(colour, event.text, short, 0 if short else None, clock)

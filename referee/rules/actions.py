@@ -131,7 +131,7 @@ class ActionKind:
         """The event saying the referee waits for ``colour`` to make this kind of action
         (one of ``options``), with this kind's legend for the LEDs."""
         return Prompt(text, colour=colour, kind=self.name, options=options,
-                      legend=self.legend or self.name, audience=audience)
+                      legend=self.legend or self.name, done_by=self.done_by, audience=audience)
 
 
 def moves(help_line: str) -> ActionKind:

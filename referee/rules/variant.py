@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from referee.rules import actions as A
 from referee.rules.actions import Action, ActionKind
 from referee.rules.errors import IllegalActionError, NotationError, OptionError
-from referee.rules.events import GameEnded, GameEvent
+from referee.rules.events import GameEnded, GameEvent, MarkerKind
 from referee.rules.geometry import Layout
 from referee.rules.pieces import COLOUR_NAMES, WHITE, chess_letter
 from referee.rules.state import State, repetition_count
@@ -117,6 +117,9 @@ class Variant(ABC, Generic[S]):
     promo_letters: ClassVar[str] = "QRBN"
     #: The kinds of action of this variant (resign and draw come on top), in help order.
     action_kinds: ClassVar[tuple[ActionKind, ...]] = (A.MOVE_KIND,)
+    #: The kinds of public marker under squares this variant's events put and take
+    #: (tombstones, zombie coins), with how outputs show them.
+    marker_kinds: ClassVar[tuple[MarkerKind, ...]] = ()
     #: The class of this variant's states (a subclass of State with the variant's extra fields).
     state_class: type[S]
     def __init__(self, options: Mapping[str, OptionValue] | None = None) -> None:

@@ -18,8 +18,10 @@ from hardware.leds.backends import MockLeds
 from hardware.leds.picture import Spot, render_scene
 from hardware.leds.player import LedPlayer
 from hardware.leds.scene import LedScene, compose
-from referee.app.present import picture_spots
+from referee.app.present import marker_arrival, marker_departure, marker_layer, picture_spots
 from referee.rules.variants import make_variant
+from referee.rules.variants.deadmans import TOMBSTONE
+from referee.rules.variants.zombie import COIN
 
 
 def variant_squares(name: str) -> dict[str, Spot]:
@@ -47,13 +49,15 @@ SITUATIONS: Final[dict[str, tuple[str, str, LedScene]]] = {
     "limbo": ("afterlife", "Captured Warrior to Limbo",
               compose(L.last_move("b2", "b4"), L.to_limbo())),
     "resurrection": ("deadmans", "A Hell capturer may rise on a tombstone",
-                     compose(L.tombstones(["e5", "c6", "g3"]),
+                     compose(marker_layer(TOMBSTONE, ["e5", "c6", "g3"]),
                              L.resurrection(["e5", "c6", "g3"], "hell:c4"))),
     "tombstones": ("deadmans", "Tombstones under the last move",
-                   compose(L.tombstones(["e5", "c6", "f7"]), L.last_move("d1", "h5"))),
+                   compose(marker_layer(TOMBSTONE, ["e5", "c6", "f7"]), L.last_move("d1", "h5"))),
     "zombie-reveal": ("zombie", "Zombie knight rises on c6",
-                      compose(L.zombies(["f3"]), L.zombie_reveal(["c6"]))),
-    "zombie-rot": ("zombie", "Unmoved zombies rot", L.zombie_rot(["d4", "f3"])),
+                      compose(marker_layer(COIN, ["f3"]),
+                              marker_arrival(COIN, ["c6"]).named("zombie reveal"))),
+    "zombie-rot": ("zombie", "Unmoved zombies rot",
+                   marker_departure(COIN, ["d4", "f3"]).named("zombie rot")),
     "die-moves": ("die", "Die shows a knight on d4", L.die_moves("d4", [
         "b3", "b5", "c2", "c6", "e2", "e6", "f3"], ["f5"])),
     "illegal-move": ("standard", "Illegal: knight put on h5", L.illegal_move(["h5"], ["g4"])),

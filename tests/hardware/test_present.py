@@ -23,7 +23,9 @@ from referee.rules.events import (
 )
 from referee.rules.pieces import BLACK, WHITE
 from referee.rules.variants import make_variant
-from referee.rules.variants.deadmans import HOME
+from referee.rules.variants.deadmans import HOME, TOMBSTONE
+from referee.rules.variants.die import ROLL
+from referee.rules.variants.zombie import COIN
 
 CLOCK = ClockFace(290.0, 300.0, running=BLACK)
 
@@ -49,7 +51,7 @@ def test_dead_mans_capture_tombstone_and_home_prompt() -> None:
     p = Presenter()
     out = p.update([
         Moved("Bxf7", frm="c4", to="f7"), Captured("", piece="p", square="f7"),
-        Marker("", marker="tombstone", square="f7"),
+        TOMBSTONE.put("", "f7"),
         HOME.prompt("Black: put the pawn on a vacant Hell home", BLACK,
                     ("home=hell:a7", "home=hell:b7")),
     ], turn=BLACK)
@@ -59,20 +61,20 @@ def test_dead_mans_capture_tombstone_and_home_prompt() -> None:
     assert "Hell home" in out.screen.lines[0]
     later = p.update([Moved("Nc3", frm="b1", to="c3")], turn=BLACK)
     assert later.scene["f7"].reason == "tombstone"  # markers stay as a background layer
-    sealed = p.update([Marker("", marker="tombstone", square="f7", added=False)], turn=WHITE)
+    sealed = p.update([TOMBSTONE.take("", "f7")], turn=WHITE)
     assert "f7" not in sealed.scene and p.markers["tombstone"] == frozenset()
 
 
 def test_resurrection_prompt_and_promotion() -> None:
     p = Presenter()
-    res = p.update([Prompt("Rise?", colour=WHITE, kind="resurrect", options=("e5", "c6"))])
-    assert res.scene["e5"].reason == "resurrection square"
+    res = p.update([Prompt("Rise?", colour=WHITE, kind="rise", options=("e5", "c6"))])
+    assert res.scene["e5"].reason == "rise"  # no legend from a variant: the kind's name
     promo = p.update([Moved("", frm="e7", to="e8"),
                       Prompt("Promote to?", colour=WHITE, kind="promo",
                              options=("e7e8=Q", "e7e8=N"))])
     assert promo.scene["e8"].pattern is Pattern.PULSE
     assert promo.screen.options == ("Q", "N") and promo.screen.selected == 0
-    roll = p.update([Prompt("Roll the die", colour=BLACK, kind="roll")])
+    roll = p.update([ROLL.prompt("Roll the die", BLACK)])  # a kind made by a die
     assert roll.screen.lines == ("Roll the die",)
     assert set(roll.scene) == {"e7", "e8"}  # the last move stays lit until the next one
 
@@ -80,9 +82,9 @@ def test_resurrection_prompt_and_promotion() -> None:
 def test_zombie_reveal_rot_and_announcements() -> None:
     out = Presenter().update([
         Announcement("Zombie knight rises on c6"),
-        Placed("", piece="N", square="c6", reason="zombie reveal"),
-        Marker("", marker="zombie", square="c6"),
-        Removed("", piece="b", square="d4", reason="rot"),
+        Placed("", piece="N", square="c6", reason="zombie", marker=COIN),
+        COIN.put("", "c6"),
+        Removed("", piece="b", square="d4", reason="rot", marker=COIN),
         Announcement("No zombie at e2"),
     ], turn=WHITE)
     assert out.scene["c6"].reason == "zombie rises"
@@ -118,7 +120,7 @@ def test_failed_capture_attempt_and_game_end() -> None:
 
 
 def test_problem_correction_pause_and_lifted() -> None:
-    p = Presenter({"tombstone": ["e5"]})
+    p = Presenter({TOMBSTONE: ["e5"]})
     problem = p.problem("Illegal move", ["h5"], ["g4"])
     assert problem.scene["h5"].pattern is Pattern.FAST_BLINK and "e5" in problem.scene
     assert problem.screen.kind is ScreenKind.ERROR
@@ -179,3 +181,28 @@ def test_long_move_texts_shorten_on_the_clock_line() -> None:
     free = Presenter().update([Moved("black High Priest hall:h1-hall:h2", piece="h",
                                      frm="hall:h1", to="hall:h2")], turn=WHITE)
     assert free.screen.lines == ("black High Priest hall:h1-hall:h2",)
+
+
+def test_markers_are_drawn_as_their_variant_declares_them() -> None:
+    """The presenter names no marker: each variant's MarkerKind says how it looks, and the
+    built-in ones still give exactly the layers the LED language has always drawn."""
+    from hardware.leds import language
+    from hardware.leds.scene import Colour, LedScene, Light, compose
+    from referee.rules.events import MARKER_STYLES
+    from referee.rules.variants import VARIANTS
+
+    assert set(MARKER_STYLES) == set(language.MARKER_STYLES)  # the two layers agree
+    for name in VARIANTS:
+        for kind in make_variant(name).marker_kinds:
+            Colour.named(kind.colour)  # a palette colour (raises if not)
+    tombstone = Light(Colour.PURPLE, Pattern.STEADY, language.LEVEL_FAINT, 0.0, "tombstone")
+    assert Presenter().update([TOMBSTONE.put("", "f7")]).scene == compose(
+        LedScene({"f7": tombstone}, "tombstones"))
+    coin = Light(Colour.GREEN, Pattern.STEADY, language.LEVEL_FAINT, 0.0, "zombie")
+    assert Presenter().update([COIN.put("", "c6")]).scene == LedScene({"c6": coin}, "zombies")
+    risen = Presenter().update([Placed("", square="c6", marker=COIN), COIN.put("", "c6"),
+                                Removed("", square="d4", marker=COIN), COIN.take("", "d4")])
+    assert risen.scene["c6"] == language.place("zombie rises", Colour.GREEN)
+    assert risen.scene["d4"] == language.lift("zombie rots", Colour.GREEN)
+    assert set(make_variant("deadmans").marker_kinds) == {TOMBSTONE}
+    assert set(make_variant("zombie").marker_kinds) == {COIN}

@@ -8,6 +8,9 @@ import pytest
 
 from hardware.leds import language as L
 from hardware.leds.scene import DARK, Colour, LedScene, Light, Pattern, compose
+from referee.app.present import marker_arrival, marker_departure, marker_layer
+from referee.rules.variants.deadmans import TOMBSTONE
+from referee.rules.variants.zombie import COIN
 
 
 def test_light_validates_its_values() -> None:
@@ -34,7 +37,7 @@ def test_square_order_puts_main_region_first() -> None:
 
 
 def test_over_compose_without_only() -> None:
-    below = L.tombstones(["e4", "d5"])
+    below = marker_layer(TOMBSTONE, ["e4", "d5"])
     above = L.last_move("e2", "e4")
     both = compose(below, above)
     assert both["e4"].reason == "last move: to"
@@ -62,8 +65,8 @@ def test_lifted_piece_shows_targets_and_captures() -> None:
     (L.hell_home(["hell:b1", "hell:g1"], "c3"), {"hell:b1", "hell:g1"}, {"c3"}),
     (L.ghost_spawn(["a0", "z1"]), {"a0", "z1"}, set()),
     (L.to_limbo("b4"), {"limbo"}, {"b4"}),
-    (L.zombie_reveal(["c6"]), {"c6"}, set()),
-    (L.zombie_rot(["d4", "f4"]), set(), {"d4", "f4"}),
+    (marker_arrival(COIN, ["c6"]), {"c6"}, set()),
+    (marker_departure(COIN, ["d4", "f4"]), set(), {"d4", "f4"}),
     (L.correction(empty=["a3"], fill=["e2"]), {"e2"}, {"a3"}),
     (L.resurrection(["e5", "c6"]), {"e5", "c6"}, set()),
     (L.choose(["hell:a2"], "hell home"), {"hell:a2"}, set()),
@@ -95,15 +98,16 @@ def test_swap_squares_alternate() -> None:
 def test_die_moves_and_markers() -> None:
     die = L.die_moves("a1", ["a2"], ["b2"])
     assert die["a1"].pattern is Pattern.PULSE and die["a2"].pattern is Pattern.STEADY
-    assert L.tombstones(["e4"])["e4"].level == L.LEVEL_FAINT
-    assert L.zombies(["c6"])["c6"].colour == Colour.GREEN
+    assert marker_layer(TOMBSTONE, ["e4"])["e4"].level == L.LEVEL_FAINT
+    assert marker_layer(COIN, ["c6"])["c6"].colour == Colour.GREEN
 
 
 ALL_SITUATIONS = [
     L.last_move("e2", "e4"), L.lifted("g1", ["f3"], ["h3"]), L.check("e8", ["b5"]),
     L.hell_home(["hell:b1"], "c3"), L.ghost_spawn(["a0"], "a1"), L.to_limbo("b4"),
-    L.resurrection(["e5"], "hell:c4"), L.tombstones(["e5"]), L.zombies(["c6"]),
-    L.zombie_reveal(["c6"]), L.zombie_rot(["d4"]), L.die_moves("a1", ["a2"], ["b2"]),
+    L.resurrection(["e5"], "hell:c4"), marker_layer(TOMBSTONE, ["e5"]),
+    marker_layer(COIN, ["c6"]), marker_arrival(COIN, ["c6"]), marker_departure(COIN, ["d4"]),
+    L.die_moves("a1", ["a2"], ["b2"]),
     L.illegal_move(["h5"], ["g4"]), L.capture_failed("b1", "c3"),
     L.correction(["a3"], ["e2"], [("d1", "e1")]), L.promotion("e8"), L.arbiter_pause(["a1"]),
 ]
@@ -132,3 +136,14 @@ def test_each_action_class_keeps_one_pattern_across_situations() -> None:
                 assert light.phase == L.LIFT_PHASE
             if light.pattern is Pattern.FAST_BLINK:
                 assert light.colour == Colour.VERMILLION
+
+
+def test_colours_and_marker_styles_by_name() -> None:
+    assert Colour.named("purple") == Colour.PURPLE and Colour.named("Green") == Colour.GREEN
+    for bad in ("mauve", "named", "", "__class__"):
+        with pytest.raises(ValueError, match="unknown LED colour"):
+            Colour.named(bad)
+    with pytest.raises(ValueError, match="unknown marker style 'glow'"):
+        L.marked(["a1"], "green", "glow", "x")
+    assert L.marked(["a1"], "purple", "faint", "tombstone", "tombstones") == marker_layer(
+        TOMBSTONE, ["a1"])

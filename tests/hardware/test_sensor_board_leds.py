@@ -8,6 +8,8 @@ import pytest
 
 from hardware.leds import language as L
 from hardware.leds.factory import open_player
+from referee.app.present import marker_layer
+from referee.rules.variants.deadmans import TOMBSTONE
 
 
 def test_scene_reaches_the_simulated_board() -> None:
@@ -15,7 +17,7 @@ def test_scene_reaches_the_simulated_board() -> None:
     with bridge.open_sensor("sim://?variant=deadmans") as sensor:
         board = sensor.simulator
         player = open_player("board", sink=sensor)
-        player.show(L.tombstones(["hell:b1"]).over(L.last_move("e2", "e4")))  # steady
+        player.show(marker_layer(TOMBSTONE, ["hell:b1"]).over(L.last_move("e2", "e4")))  # steady
         expected = dict(player.last_frame)
         waited = threading.Event()
         for _ in range(500):  # the frame crosses a pty and the firmware's loop

@@ -15,7 +15,7 @@ from typing import Final
 from referee.rules import actions as A
 from referee.rules.actions import Action
 from referee.rules.errors import RecordError
-from referee.rules.events import Captured, GameEvent, Moved, Placed
+from referee.rules.events import Captured, GameEvent, MarkerKind, Moved, Placed
 from referee.rules.geometry import (
     KING_VECTORS,
     ORTHOGONAL,
@@ -32,6 +32,8 @@ DROP: Final = A.ActionKind("drop", A.SQUARE, A.BOARD,
                            "drop=SQUARE: put your spare pawn from the pen on your first rank",
                            legend="pawn from pen")
 WAIT: Final = A.ActionKind("wait", A.BARE, A.CLOCK, "wait: pass the turn (press your clock)")
+#: A stake under each dropped pawn (public): dim yellow while the pawn stands there.
+STAKE: Final = MarkerKind("stake", "staked pawn", "yellow", "dim", arrives="pawn dropped here")
 START: Final = "1rk1/4/4/1RK1 pp w"
 
 
@@ -42,6 +44,7 @@ class Toy(Variant[State]):
     title = "Toy Chess"
     state_class = State
     action_kinds = (A.MOVE_KIND, DROP, WAIT)
+    marker_kinds = (STAKE,)
 
     def build_layout(self) -> Layout:
         return Layout([
@@ -104,13 +107,16 @@ class Toy(Variant[State]):
                     events.append(Captured(f"{self.piece_letter(victim)} captured",
                                            piece=self.piece_letter(victim),
                                            square=name(action.to)))
+                if victim & 15 == PAWN:  # a dropped pawn never moves: its stake goes with it
+                    events.append(STAKE.take(f"stake off {name(action.to)}", name(action.to)))
         elif action.kind == DROP.name:
             new.shift(self.pen[new.turn - 1], action.to)
             new.halfmove = 0
             if events is not None:
                 events.append(Placed(f"pawn dropped on {name(action.to)}",
                                      piece=self.piece_letter(new.board[action.to]),
-                                     square=name(action.to)))
+                                     square=name(action.to), marker=STAKE))
+                events.append(STAKE.put(f"stake under {name(action.to)}", name(action.to)))
         new.turn = new.to_act = 3 - new.turn
         return new
 

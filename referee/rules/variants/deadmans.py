@@ -33,7 +33,7 @@ from referee.rules import actions as A
 from referee.rules.actions import MOVE, Action
 from referee.rules.chesscore import ChessRules, standard_rules
 from referee.rules.errors import NotationError
-from referee.rules.events import Captured, GameEvent, Marker, Placed, Removed
+from referee.rules.events import Captured, GameEvent, MarkerKind, Placed, Removed
 from referee.rules.fields import bits
 from referee.rules.geometry import Geometry, Layout, Region, grid_cells, square_colour_is_light
 from referee.rules.pieces import (
@@ -58,6 +58,7 @@ HOME: Final = A.ActionKind(
     "home", A.SQUARE, A.BOARD,
     "home=hell:SQUARE: after an Earth capture, the owner picks a vacant Hell home (home=hell:b1)",
     legend="hell home")
+TOMBSTONE: Final = MarkerKind("tombstone", "tombstone", "purple", "faint")
 MOVES: Final = A.moves(
     "e4, Nf3, O-O (SAN) or e2e4 on Earth; hell:e2-hell:e4 in Hell; a Hell capture may rise onto "
     "a tombstone: hell:c4-hell:f7@e5")
@@ -68,6 +69,7 @@ class DeadMans(DeadMansText):
     name = "deadmans"
     title = "Dead Man's Chess"
     action_kinds = (MOVES, HOME)
+    marker_kinds = (TOMBSTONE,)
     board_region = EARTH
     option_specs: ClassVar = (
         OptionSpec("dmc.bishop_home", "by_colour",
@@ -260,8 +262,8 @@ class DeadMans(DeadMansText):
             st.tombs &= ~(1 << action.to)
             if events is not None:
                 where = self.layout.name(action.to)
-                events.append(Marker(f"the king seals the grave on {where}", marker="tombstone",
-                                     square=where, added=False))
+                events.append(TOMBSTONE.take(f"the king seals the grave on {where}",
+                                                  where))
 
     def _hell_move(self, st: DeadMansState, action: Action,
                    events: list[GameEvent] | None) -> None:
@@ -304,8 +306,7 @@ class DeadMans(DeadMansText):
             letter, where = self.piece_letter(piece), self.layout.name(target)
             events.append(Placed(f"{letter} resurrects on {where}", piece=letter, square=where,
                                  reason="resurrection"))
-            events.append(Marker(f"tombstone on {where} removed", marker="tombstone",
-                                 square=where, added=False))
+            events.append(TOMBSTONE.take(f"tombstone on {where} removed", where))
         if victim:
             if events is not None:
                 letter, where = self.piece_letter(victim), self.layout.name(target)
@@ -322,7 +323,7 @@ class DeadMans(DeadMansText):
         st.tombs |= 1 << sq
         if events is not None:
             where = self.layout.name(sq)
-            events.append(Marker(f"tombstone on {where}", marker="tombstone", square=where))
+            events.append(TOMBSTONE.put(f"tombstone on {where}", where))
 
     def hell_homes(self, st: DeadMansState, piece: int, ident: int,
                    death: int) -> tuple[int, tuple[int, ...]]:

@@ -29,7 +29,7 @@ Squares are global indices, ``rank * 8 + file`` (a1 = 0, h8 = 63).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
@@ -38,6 +38,7 @@ from referee.rules.events import (
     Announcement,
     GameEvent,
     Marker,
+    MarkerKind,
     Moved,
     Placed,
     Removed,
@@ -79,6 +80,9 @@ EACH_STEP = "zombie.horde_check_each_step"
 
 PIECE_NAMES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
 END = A.simple(END_KIND.name)
+#: The public coin under a zombie: faint green; a zombie rises with it and rots with it.
+COIN: Final = MarkerKind("zombie", "zombie", "green", "faint", arrives="zombie rises",
+                         departs="zombie rots")
 
 
 def _between(a: int, b: int) -> int:
@@ -157,6 +161,7 @@ class Zombie(ZombieText):
     name = "zombie"
     title = "Zombie Chess"
     action_kinds = (MOVES, BURY, END_KIND, PROMOTE)
+    marker_kinds = (COIN,)
     option_specs: ClassVar = (
         OptionSpec(TURN_MODE, "either_or",
                    "a turn is a normal move OR zombie moves (normal_plus_zombies: both)",
@@ -940,8 +945,8 @@ class Zombie(ZombieText):
         name = self.layout.name(v)
         letter = self.piece_letter(piece)
         events.append(Placed(f"Zombie {self._name(piece)} rises on {name}", piece=letter,
-                             square=name, reason="zombie"))
-        events.append(Marker(f"Coin under {name}", marker="zombie", square=name))
+                             square=name, reason="zombie", marker=COIN))
+        events.append(COIN.put(f"Coin under {name}", name))
 
     def _advance(self, st: ZombieState, events: list[GameEvent] | None) -> None:
         """Ask for the next choice, or end the turn when none is left."""
@@ -1014,9 +1019,9 @@ class Zombie(ZombieText):
             if events is not None:
                 name = self.layout.name(sq)
                 events.append(Removed(f"Zombie {self._name(piece)} on {name} rots",
-                                      piece=self.piece_letter(piece), square=name, reason="rot"))
-                events.append(Marker(f"Coin off {name}", marker="zombie", square=name,
-                                     added=False))
+                                      piece=self.piece_letter(piece), square=name, reason="rot",
+                                      marker=COIN))
+                events.append(COIN.take(f"Coin off {name}", name))
         self.end_turn(st)
         st.phase = START
         new = st.turn
