@@ -14,6 +14,13 @@ position, a lost sensor link, the arbiter); several reasons may overlap and the 
 when the last is lifted. ``since`` refunds time used before the pause was noticed (the
 silent interval since the sensor was last heard). Paused time is never charged.
 
+Take-backs: :meth:`ChessClock.snapshot` before an action and :meth:`ChessClock.restore` when
+the arbiter takes it back put both times back exactly as they were (the mover's time used so far
+in the move included, so a simple delay is not given twice and an increment or a Bronstein
+refund already received is taken back with the move); pauses in force stay.
+:meth:`ChessClock.clear_flag` lifts a fallen flag the arbiter took back: the side's time (0 s,
+plus whatever the arbiter added) runs again.
+
 Flag fall: :meth:`ChessClock.poll` returns a :class:`FlagFell` once, when the running side's
 time reaches zero, and stops the clock. :class:`ClockWatcher` polls on a
 :class:`~hardware.timer.Ticker` and hands events to the orchestrator. Whether a flag fall
@@ -87,6 +94,16 @@ class TimeControl:
             mode = DelayMode.SIMPLE if sign == "d" else DelayMode.BRONSTEIN
             return cls(base, delay=extra, delay_mode=mode)
         return cls(base)
+
+
+@dataclass(frozen=True)
+class ClockSnapshot:
+    """The clock's times at one moment (see :meth:`ChessClock.snapshot`)."""
+
+    bank: tuple[float, float]  # White's, Black's time before the running side's current move
+    running: int | None
+    used: float  # seconds the running side used in its current move
+    flagged: int | None
 
 
 @dataclass(frozen=True)
@@ -237,6 +254,44 @@ class ChessClock:
                 self._bank[self._running] -= self._charge(self._elapsed())
             self._running = None
         self._changed()
+
+    def snapshot(self) -> ClockSnapshot:
+        """The times now, for :meth:`restore` (taken before each action, for a take-back)."""
+        with self._lock:
+            return ClockSnapshot((self._bank[WHITE], self._bank[BLACK]), self._running,
+                                 self._elapsed() if self._running is not None else 0.0,
+                                 self._flagged)
+
+    def restore(self, snapshot: object) -> None:
+        """Put the times back as ``snapshot`` has them (a take-back): the side that ran then
+        runs again from where it stood in its move; pauses in force stay.
+
+        Raises:
+            TypeError: ``snapshot`` is not a :class:`ClockSnapshot`.
+        """
+        if not isinstance(snapshot, ClockSnapshot):
+            raise TypeError(f"restore needs a ClockSnapshot, not {type(snapshot).__name__}")
+        with self._lock:
+            self._bank = {WHITE: snapshot.bank[0], BLACK: snapshot.bank[1]}
+            self._running, self._used = snapshot.running, snapshot.used
+            self._run_since = self._clock()
+            self._flagged = snapshot.flagged
+            self._reported = snapshot.flagged is not None
+        self._changed()
+
+    def clear_flag(self) -> int | None:
+        """Lift a fallen flag (the arbiter took the flag fall back): that side's time runs
+        again from what it has (0 s unless the arbiter added some; with 0 s the flag falls
+        again at once). Returns the colour, or None when no flag was down."""
+        with self._lock:
+            colour = self._flagged
+            if colour is None:
+                return None
+            self._flagged, self._reported = None, False
+            self._running, self._used, self._run_since = colour, 0.0, self._clock()
+            self._bank[colour] = max(0.0, self._bank[colour])
+        self._changed()
+        return colour
 
     def poll(self) -> FlagFell | None:
         """A :class:`FlagFell` the first time a flag is seen down, else None."""

@@ -19,6 +19,10 @@ game the same way, so the wiring lives here and nowhere else:
   choose from with ``back`` / ``confirm``. While a clock runs the pump asks it to
   :meth:`HardwareOutput.tick`: the screen is drawn again only when the time shown changes
   (once a second; tenths in the last 20 s), so the display's clock never stands still.
+  While the arbiter pauses the game every square pulses faintly (docs/leds.md) and the display
+  says "Paused by the arbiter" (time added meanwhile shows on it, a board put right keeps it);
+  on resume the game's last scene and screen come back, as they were before the pause or as
+  a take-back or a correction during the pause left them.
 * :func:`open_session` opens everything a rig names (sensor, LEDs, display, GPIO buttons, a
   chess clock for ``time_control``) in one ``with`` block and closes it in reverse order.
   ``watch``, ``demo``, ``run`` and ``serve`` all run on it.
@@ -47,7 +51,7 @@ from hardware.buttons import ButtonStream, GpioButtons
 from hardware.clock import ChessClock, TimeControl
 from hardware.display.screen import ClockFace, Screen, format_time
 from referee.app.present import Presentation, Presenter
-from referee.live.session import Recorder, Referee, Subscriber, Update
+from referee.live.session import ARBITER, Recorder, Referee, Subscriber, Update
 from referee.rules.game import Game
 
 #: Seconds the loop waits for a sensor event before it lets time pass.
@@ -151,6 +155,8 @@ class HardwareOutput:
         self.presenter = self._replayed()
         self.screen: Screen | None = None  # the screen on the display now
         self.game_screen: Screen | None = None  # the game's last screen (under a QR code)
+        self._pause: str | None = None  # the pause shown now (its reason)
+        self._last_shown: Update | None = None  # the last update showing the game itself
         self._lock = threading.RLock()
 
     def __call__(self, update: Update) -> None:
@@ -158,6 +164,8 @@ class HardwareOutput:
             shown = self.present(update)
             if shown is None:
                 return
+            if update.kind not in ("paused", "resumed", "clock"):
+                self._last_shown = update
             if self.leds is not None:
                 self.leds.show(shown.scene)
             self.game_screen = shown.screen
@@ -228,10 +236,17 @@ class HardwareOutput:
         if update.kind == "takeback":
             self.presenter = self._replayed()
             return self.presenter.update([], turn=turn, clock=face)
+        if update.kind == "paused":
+            self._pause = update.text
+        elif update.kind == "resumed":
+            self._pause = None
+            last = self._last_shown
+            if last is not None and last.kind not in ("good", "resumed", "clock"):
+                return self.present(last)  # the game's scene as it was
+        if self._pause is not None and update.kind in ("paused", "good", "clock"):
+            return self._paused(self._pause, face)
         if update.kind in ("good", "resumed", "clock"):
             return self.presenter.update([], turn=turn, clock=face)
-        if update.kind == "paused":
-            return self.presenter.paused(update.text.capitalize(), (), clock=face)
         if update.problem is not None:
             return self.presenter.problem(update.text, [name(s) for s in update.problem.to_empty],
                                           [name(s) for s in update.problem.to_fill], clock=face)
@@ -251,6 +266,13 @@ class HardwareOutput:
                 screen = screens.prompt(turn, update.text, clock=face)
             return Presentation(scene, screen)
         return None
+
+    def _paused(self, reason: str, face: ClockFace | None) -> Presentation:
+        """Every square pulses faintly; the display says who paused (the arbiter)."""
+        layout = self.game.variant.layout
+        said = "by the arbiter" if reason == ARBITER else reason.capitalize()
+        shown = self.presenter.paused(said, [layout.name(s) for s in range(layout.size)], face)
+        return replace(shown, screen=replace(shown.screen, hint="wait for the arbiter"))
 
     def close(self) -> None:
         """Turn the LEDs off and release the display."""

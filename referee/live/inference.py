@@ -649,9 +649,10 @@ class MoveInference:
             # The board is back on the game: what hands did before no longer counts, except
             # that the squares lifted are remembered: the board may look unchanged while a
             # move is under way (a zombie put where the mover stood, the mover in the hand).
+            corrected = bool(self._outstanding)  # a correction asked for is done
             self._outstanding = frozenset()
             self._turn = _Turn(earlier=self._turn.earlier | self._turn.first_lift.keys())
-            if self._in_problem:
+            if self._in_problem or corrected:
                 self._in_problem = False
                 return [BoardGood()]
             return []

@@ -29,6 +29,12 @@ The public API (stable; extend it compatibly):
   :meth:`Referee.add_time` (the chess clock), :meth:`Referee.promote` (a promotion piece
   chosen on a phone). Each is published as an :class:`Update` like everything else, so the
   LEDs, the display and the pages follow whoever made the change.
+* Take-backs and the clock: before each action the referee keeps the clock's times
+  (:class:`RewindableClock`, the last :data:`CLOCK_HISTORY` actions), and a take-back puts
+  both times back as they were before it, so an increment or a Bronstein refund received with
+  the move goes back with it (players expect the position *and* the clocks of before the
+  move). A flag fall taken back lifts the flag and leaves the clock paused by the arbiter
+  (:data:`ARBITER`): that side has 0 s until the arbiter adds time and resumes.
 * Every public method takes the referee's lock, so a web thread may call
   :meth:`Referee.private_action` while the pump thread feeds events; subscribers run on the
   calling thread, under that lock (post to your own queue for slow work).
@@ -39,7 +45,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from firmware_bridge.events import Button, Die, Lift, LinkState, Occupied, Place, SensorEvent
 from referee.live.inference import (
@@ -90,6 +96,10 @@ class Update:
 Subscriber = Callable[[Update], None]
 
 ILLEGAL_POSITION = "illegal position"
+#: The arbiter's pause reason (``pause`` / ``resume`` default; a flag fall taken back).
+ARBITER = "arbiter"
+#: How many actions back a take-back finds the clock's times from before the action.
+CLOCK_HISTORY = 256
 
 
 class FlagLike(Protocol):
@@ -117,6 +127,16 @@ class GameClock(Protocol):
     def add_time(self, colour: int, seconds: float) -> None: ...
     @property
     def running(self) -> int | None: ...
+
+
+@runtime_checkable
+class RewindableClock(Protocol):
+    """A clock a take-back can rewind (``hardware.clock.ChessClock``): its times as a value
+    before each action, put back when the action is taken back; a fallen flag lifted."""
+
+    def snapshot(self) -> object: ...
+    def restore(self, snapshot: object) -> None: ...
+    def clear_flag(self) -> int | None: ...
 
 
 class Recorder(Protocol):
@@ -175,6 +195,7 @@ class Referee:
         self.promotion_default = promotion_default
         self._choice: tuple[list[Action], int] | None = None
         self._last_event_ms: int | None = None
+        self._clock_marks: dict[int, object] = {}  # action index -> clock times before it
         self._lock = threading.RLock()
 
     def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
@@ -268,6 +289,7 @@ class Referee:
             self._emit(Update("note", f"a private choice was refused: {reason}",
                               self.game.state))
             return None
+        self._mark_clock(len(self.game.played) - 1)
         self._drive_clock(played)  # first: the recorder keeps the times after the move
         self._record(played)
         self.stats.actions += 1
@@ -381,6 +403,7 @@ class Referee:
             self._after_play(played)
 
     def _after_play(self, played: Played) -> None:
+        self._mark_clock(len(self.game.played) - 1)
         self._drive_clock(played)  # first: the recorder keeps the times after the move
         self._record(played)
         self.stats.actions += 1
@@ -410,6 +433,22 @@ class Referee:
     def _record(self, played: Played) -> None:
         if self.journal is not None:
             self.journal.write(played)
+
+    def _rewindable(self) -> RewindableClock | None:
+        """The clock, when a take-back can rewind it."""
+        clock: object = self.clock  # (mypy cannot intersect two protocols)
+        return clock if isinstance(clock, RewindableClock) else None
+
+    def _mark_clock(self, index: int, snapshot: object | None = None) -> None:
+        """Keep the clock's times from before action ``index`` (``snapshot``: taken already,
+        else now) for a take-back."""
+        if snapshot is None:
+            clock = self._rewindable()
+            if clock is None:
+                return
+            snapshot = clock.snapshot()
+        self._clock_marks[index] = snapshot
+        self._clock_marks.pop(index - CLOCK_HISTORY, None)
 
     def _drive_clock(self, played: Played) -> None:
         """A recognised action means the board is right again; a passed turn presses."""
@@ -472,18 +511,38 @@ class Referee:
             if self.journal is not None:
                 self.journal.take_back()
             was_over = self.game.outcome.result != "*"
+            mark = self._clock_marks.pop(len(self.game.played) - 1, None)
             undone = self.game.undo()
             self._choice = None
-            turn = self.game.state.turn
-            if self.clock is not None and self.game.outcome.result == "*" and (
-                    was_over or self.clock.running != turn):
-                self.clock.start(turn)
+            flag_lifted = self._rewind_clock(mark, was_over)
             self.stats.actions = max(0, self.stats.actions - 1)
             self._emit(Update("takeback", f"took back {self._public(undone)}", self.game.state,
                               played=undone))
+            if flag_lifted:
+                assert self.clock is not None
+                self.clock.pause(ARBITER)
+                self._emit(Update("paused", ARBITER, self.game.state))
             self._handle(self.inference.resync(self.game.state))
             self._offer_private()
             return undone
+
+    def _rewind_clock(self, mark: object | None, was_over: bool) -> bool:
+        """The clock after a take-back: a fallen flag lifted (True: the arbiter must add time
+        and resume), else the times from before the action, else (a resumed game's older
+        action, a clock that cannot rewind) the side to move runs."""
+        clock, rewindable = self.clock, self._rewindable()
+        if clock is None or self.game.outcome.result != "*":
+            return False
+        if rewindable is not None:
+            if was_over and rewindable.clear_flag() is not None:
+                return True
+            if mark is not None:
+                rewindable.restore(mark)
+                return False
+        turn = self.game.state.turn
+        if was_over or clock.running != turn:
+            clock.start(turn)
+        return False
 
     def board_set(self) -> None:
         """The arbiter says the pieces stand as the game says: a stopped clock runs again
@@ -505,7 +564,11 @@ class Referee:
             return self._end(result, reason)
 
     def _end(self, result: str, reason: str) -> Played:
+        rewindable = self._rewindable()
+        snapshot = rewindable.snapshot() if rewindable is not None else None
         played = self.game.adjudicate(result, reason)
+        if snapshot is not None:
+            self._mark_clock(len(self.game.played) - 1, snapshot)
         if self.clock is not None:
             self.clock.stop()
         self._record(played)
@@ -513,14 +576,14 @@ class Referee:
                           played=played, events=played.events))
         return played
 
-    def pause(self, reason: str = "arbiter") -> None:
+    def pause(self, reason: str = ARBITER) -> None:
         """Stop the clock for ``reason`` (an arbiter's pause) until :meth:`resume`."""
         with self._lock:
             if self.clock is not None:
                 self.clock.pause(reason)
             self._emit(Update("paused", reason, self.game.state))
 
-    def resume(self, reason: str = "arbiter") -> None:
+    def resume(self, reason: str = ARBITER) -> None:
         """Lift the pause ``reason``."""
         with self._lock:
             if self.clock is not None:

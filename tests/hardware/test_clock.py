@@ -180,3 +180,36 @@ def test_link_state_pauses_and_refunds(clock: FakeClock) -> None:
     cc.link_changed("connected")
     clock.advance(1)
     assert cc.paused == () and cc.remaining(WHITE) == 289
+
+
+def test_restore_puts_the_times_back_within_a_move_and_keeps_pauses(clock: FakeClock) -> None:
+    cc = ChessClock(TimeControl.parse("5b3"), clock=clock)
+    cc.start()
+    clock.advance(2)
+    before = cc.snapshot()
+    assert cc.press(WHITE) and cc.remaining(WHITE) == 300  # 2 s refunded
+    clock.advance(7)
+    cc.pause("arbiter")
+    cc.restore(before)
+    assert cc.running == WHITE and cc.paused == ("arbiter",)
+    assert (cc.remaining(WHITE), cc.remaining(BLACK)) == (298, 300)
+    clock.advance(50)  # paused: nothing charged
+    cc.resume("arbiter")
+    clock.advance(1)
+    assert cc.press(WHITE) and cc.remaining(WHITE) == 300  # the move's 3 s refunded in all
+    with pytest.raises(TypeError):
+        cc.restore("yesterday")
+
+
+def test_clear_flag_runs_the_flagged_side_again_with_what_it_has(clock: FakeClock) -> None:
+    cc = ChessClock(TimeControl(10), clock=clock)
+    assert cc.clear_flag() is None
+    cc.start()
+    clock.advance(11)
+    flag = cc.poll()
+    assert flag is not None and flag.colour == WHITE and cc.flagged == WHITE
+    cc.add_time(WHITE, 5)
+    assert cc.clear_flag() == WHITE and cc.flagged is None and cc.running == WHITE
+    assert cc.remaining(WHITE) == 5
+    clock.advance(6)
+    assert cc.poll() is not None  # the flag falls again, and is reported again

@@ -203,3 +203,60 @@ def test_the_hubs_arbiter_commands_run_on_the_referee() -> None:
     assert hub(command="confirm_board") and recorder.updates[-1].kind in ("good", "correction")
     assert not hub(command="adjudicate", result="2-0") and not hub(command="explode")
     assert hub(command="adjudicate", result="0-1") and referee.game.outcome.result == "0-1"
+
+
+@pytest.mark.parametrize(("control", "used", "white_after_move", "black_back", "white_back",
+                          "white_later"), [
+    ("5+3", 10.0, 293.0, 295.0, 290.0, 288.0),  # the 3 s increment goes back with the move
+    ("5b3", 2.0, 300.0, 295.0, 298.0, 296.0),   # the Bronstein refund goes back with the move
+    ("5d3", 2.0, 300.0, 298.0, 300.0, 299.0),   # 1 s of the delay is left, not a new 3 s
+])
+def test_a_take_back_puts_both_clocks_back_as_they_were_before_the_action(
+        control: str, used: float, white_after_move: float, black_back: float,
+        white_back: float, white_later: float) -> None:
+    time = FakeTime()
+    clock = ChessClock(TimeControl.parse(control), clock=time)
+    referee = Referee(Game("standard"), clock=clock)
+    referee.start()
+    time.now = used
+    move(referee, 0, "e2", "e4")
+    assert clock.remaining(WHITE) == white_after_move and clock.running == BLACK
+    time.now = used + 5.0  # Black thinks 5 s and moves
+    move(referee, 1000, "e7", "e5")
+    assert clock.running == WHITE
+    time.now = used + 9.0
+    referee.take_back()  # Black's move: Black's clock as it stood, 5 s used, runs again
+    assert clock.running == BLACK and clock.remaining(WHITE) == white_after_move
+    assert clock.remaining(BLACK) == black_back
+    referee.take_back()  # White's move: both times from before it, White's runs
+    assert clock.running == WHITE
+    assert clock.remaining(WHITE) == white_back and clock.remaining(BLACK) == 300.0
+    time.now += 2.0
+    assert clock.remaining(WHITE) == white_later and clock.remaining(BLACK) == 300.0
+
+
+def test_a_flag_fall_taken_back_lifts_the_flag_and_waits_for_the_arbiters_time() -> None:
+    time = FakeTime()
+    clock = ChessClock(TimeControl(60.0), clock=time)
+    recorder = Recorder()
+    referee = Referee(Game("standard"), [recorder], clock=clock)
+    referee.start()
+    time.now = 61.0
+    referee.tick(500)
+    assert referee.game.outcome.result == "0-1" and clock.flagged == WHITE
+    referee.add_time(WHITE, 10)  # the arbiter may add time before or after the take-back
+    referee.take_back()
+    assert referee.game.outcome.result == "*" and referee.game.played == []
+    assert clock.flagged is None and clock.running == WHITE
+    assert clock.paused == ("arbiter",) and clock.remaining(WHITE) == 10.0
+    assert [u.kind for u in recorder.updates][-2:] == ["takeback", "paused"]
+    referee.add_time(WHITE, 20)
+    referee.resume()
+    time.now = 71.0
+    referee.tick(700)
+    assert referee.game.outcome.result == "*" and clock.remaining(WHITE) == 20.0
+    move(referee, 1000, "e2", "e4")  # play goes on
+    assert referee.game.action_texts() == ["e2e4"] and clock.running == BLACK
+    time.now = 132.0  # Black's 60 s from 71 s on are used up: Black's flag falls
+    referee.tick(2000)
+    assert referee.game.outcome.result == "1-0" and clock.flagged == BLACK

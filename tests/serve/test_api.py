@@ -320,3 +320,51 @@ def test_a_rig_whose_leds_are_not_here_is_said_once_and_serve_goes_on(tmp_path: 
                             timeout=30)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "ws281x" in \
         result.stderr
+
+
+def test_a_take_back_rewinds_the_clocks_and_a_flag_fall_taken_back_waits_for_time(
+        tmp_path: Path) -> None:
+    """The arbiter takes back a move: White's increment goes back with it. White's flag then
+    falls (3 s): taken back, the game goes on, paused with White at 0 s until time is added."""
+    import time
+
+    from tests.serve.harness import serving
+
+    def game(base: str) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(_request(base + "/api/game")[1])
+        return data
+
+    with serving("standard", tmp_path, "--clock", "0.05+3") as served:
+        arbiter = served.token("arbiter")
+
+        def command(**body: Any) -> int:
+            return _request(served.base + "/api/command",
+                            json.dumps({"token": arbiter, **body}).encode())[0]
+
+        served.play("e2e4")
+        moved = game(served.base)["clock"]
+        assert moved["running"] == "black" and moved["white"] > 3.0  # the increment came
+        assert command(op="takeback") == 200
+        back = game(served.base)["clock"]
+        assert back["running"] == "white" and back["white"] <= moved["white"] - 3.0
+        assert back["black"] == pytest.approx(3.0, abs=0.05)  # Black's thinking: charged to nobody
+        served.truth.undo()
+        served.sim.lift("e4")
+        served.sim.place("e2")
+        deadline = time.monotonic() + 15
+        while game(served.base)["result"] == "*":
+            assert time.monotonic() < deadline, "White's flag never fell"
+            time.sleep(0.1)
+        fallen = game(served.base)
+        assert fallen["result"] == "0-1" and "flag" in fallen["reason"]
+        assert command(op="takeback") == 200
+        reopened = game(served.base)
+        assert reopened["result"] == "*" and reopened["moves"] == []
+        assert reopened["paused"] is True and reopened["clock"]["paused"] == ["arbiter"]
+        assert reopened["clock"]["white"] == 0.0 and reopened["clock"]["running"] == "white"
+        assert command(op="add_time", colour="white", seconds=60) == 200
+        assert command(op="resume") == 200
+        served.play("e2e4")
+        going = game(served.base)
+        assert going["result"] == "*" and going["clock"]["running"] == "black"
+        assert 55.0 < going["clock"]["white"] <= 63.0 and going["paused"] is False

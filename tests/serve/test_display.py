@@ -15,12 +15,14 @@ import numpy as np
 from hardware.clock import ChessClock, TimeControl
 from hardware.display.render import render_image
 from hardware.display.screen import ScreenKind
+from hardware.leds.scene import Pattern
 from referee.app.runner import HardwareOutput
 from referee.app.serve.joincodes import JoinCodes, code_matrix, display_url
+from referee.live.inference import Correction, Problem
 from referee.live.physical import physical_steps
-from referee.live.session import Update
+from referee.live.session import Referee, Update
 from referee.rules.game import Game
-from referee.rules.pieces import WHITE
+from referee.rules.pieces import BLACK, WHITE
 from tests.inference.test_runner import Shown
 from tests.serve.harness import launch, serving, stop
 from tests.serve.test_api import CLI
@@ -84,6 +86,27 @@ def test_codes_take_turns_before_the_game_and_give_way_to_it() -> None:
     clock.now = 19.0
     codes.idle()
     assert display.shown[-1].title == "White"
+    # a wrong board stays until it is right, however long that takes; then the hold time
+    output(Update("problem", "illegal position", game.state,
+                  problem=Problem("unknown", "illegal position", (28,), ())))
+    wrong = display.shown[-1]
+    assert wrong.kind is ScreenKind.ERROR
+    for clock.now in (20.0, 40.0, 500.0):
+        codes.idle()
+        assert display.shown[-1] is wrong
+    output(Update("correction", "put a piece on e2", game.state,
+                  correction=Correction((), (12,))))
+    for clock.now in (501.0, 900.0):
+        codes.idle()
+        assert display.shown[-1].kind is ScreenKind.CORRECTION
+    output(Update("good", "the board matches the game again", game.state))
+    fine = display.shown[-1]
+    for clock.now in (901.0, 910.9):
+        codes.idle()
+        assert display.shown[-1] is fine
+    clock.now = 911.0
+    codes.idle()
+    assert display.shown[-1].kind is ScreenKind.CODE
     # the first action ends the codes; asked for again, both show once, then the game
     game.play("e2e4")
     output(Update("action", "e2e4", game.state, played=game.played[-1]))
@@ -213,3 +236,65 @@ def test_a_resumed_game_shows_its_markers_turn_and_last_move_at_once() -> None:
     assert "d5" in output.presenter.markers.get("tombstone", ())
     output.show_game()
     assert display.shown[-1].title.endswith("to move") and leds.shown
+
+
+def test_an_arbiters_pause_shows_on_leds_and_display_and_resume_restores_the_game() -> None:
+    from firmware_bridge.events import Lift, Place
+
+    game, now = Game("standard"), FakeTime()
+    clock = ChessClock(TimeControl(60.0), clock=now)
+    leds, display = Shown(), Shown()
+    output = HardwareOutput(game, leds, display, clock)
+    referee = Referee(game, [output], clock=clock)
+    referee.start()
+    referee.feed(Lift(0, "e2"))
+    referee.feed(Place(100, "e4"))
+    referee.tick(600)
+    scene, screen = leds.shown[-1], display.shown[-1]
+    assert scene.name and "e4" in list(scene) and screen.kind is ScreenKind.TURN
+    referee.pause()
+    paused, said = leds.shown[-1], display.shown[-1]
+    assert len(list(paused)) == 64  # every square pulses faintly: not dark
+    assert {light.pattern for light in paused.lights.values()} == {Pattern.PULSE}
+    assert said.kind is ScreenKind.PAUSED and said.title == "Paused"
+    assert said.lines == ("by the arbiter",) and "confirm" not in said.hint
+    referee.add_time(BLACK, 30)  # time added during the pause: still paused, new time shown
+    assert display.shown[-1].kind is ScreenKind.PAUSED and leds.shown[-1] == paused
+    shown_clock = display.shown[-1].clock
+    assert shown_clock is not None and shown_clock.black == 90.0
+    referee.resume()
+    assert leds.shown[-1] == scene  # the last move and the turn again
+    assert display.shown[-1].kind is ScreenKind.TURN and display.shown[-1].lines == screen.lines
+
+
+def test_a_pause_over_a_wrong_board_gives_the_problem_back_on_resume() -> None:
+    from firmware_bridge.events import Lift, Place
+
+    game, display = Game("standard"), Shown()
+    output = HardwareOutput(game, Shown(), display)
+    referee = Referee(game, [output])
+    referee.feed(Lift(0, "g1"))
+    referee.feed(Place(100, "g3"))  # no knight move
+    referee.tick(1000)
+    problem = display.shown[-1]
+    assert problem.kind is ScreenKind.ERROR
+    referee.pause()
+    assert display.shown[-1].kind is ScreenKind.PAUSED
+    referee.resume()
+    assert display.shown[-1] == problem  # still wrong: the board problem, not the turn
+    # a take-back during a pause: the correction shows; the board put right, paused again
+    referee.feed(Lift(2000, "g3"))
+    referee.feed(Place(2100, "g1"))
+    referee.tick(3000)
+    referee.feed(Lift(3000, "e2"))
+    referee.feed(Place(3100, "e4"))
+    referee.tick(4000)
+    referee.pause()
+    referee.take_back()
+    assert display.shown[-1].kind is ScreenKind.CORRECTION
+    referee.feed(Lift(5000, "e4"))
+    referee.feed(Place(5100, "e2"))
+    referee.tick(6000)
+    assert display.shown[-1].kind is ScreenKind.PAUSED
+    referee.resume()
+    assert display.shown[-1].kind is ScreenKind.TURN  # not the correction done meanwhile

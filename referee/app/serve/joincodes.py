@@ -2,8 +2,10 @@
 
 Why on the display: the players stand at the board, not at the terminal ``serve`` printed its
 lines on. Before the game's first action the display shows White's code, then Black's, in
-turn (a screen the game draws, a problem or a prompt, stays up for :data:`HOLD_S` first, so
-nothing the players must read is hidden for long); the arbiter's page may ask for them again
+turn (a screen the game draws, a prompt or a move, stays up for :data:`HOLD_S` first, so
+nothing the players must read is hidden for long; a wrong board, or a correction to make, stays
+until the board is right: the players are setting it up and must see what to fix); the
+arbiter's page may ask for them again
 at any time (``show_qr``), after which the game's screen comes back.
 
 Why the codes fit a 128x64 display: new tokens are upper-case base32 and the URL on the display
@@ -31,6 +33,8 @@ PERIOD_S: Final = 8.0
 #: Seconds a screen drawn by the game stays up before the codes come back (before the start).
 HOLD_S: Final = 10.0
 SIDES: Final = (("white", WHITE), ("black", BLACK))
+#: Screens that stay until the game replaces them (the board is wrong: what to fix).
+UNTIL_FIXED: Final = (screens.ScreenKind.ERROR, screens.ScreenKind.CORRECTION)
 
 
 def display_url(url: str) -> str:
@@ -104,6 +108,9 @@ class JoinCodes:
             self._foreign_since = None
             return
         if shown is not None:
+            if shown.kind in UNTIL_FIXED:
+                self._foreign_since = None  # the hold starts once the board is right
+                return
             if self._foreign_since is None:
                 self._foreign_since = now
             if now - self._foreign_since < self.hold:

@@ -37,7 +37,7 @@ from referee.app.serve.views import (
     build_view,
     choices_for,
 )
-from referee.live.session import Update
+from referee.live.session import ARBITER, Update
 from referee.rules.errors import RecordError, RefereeError
 from referee.rules.game import Game, Played
 from referee.rules.pgn import game_pgn
@@ -48,8 +48,6 @@ RESULTS = ("1-0", "0-1", "1/2-1/2")
 COLOURS = {"white": WHITE, "black": BLACK}
 #: The longest player name the arbiter may give.
 NAME_CHARS = 40
-#: The arbiter's pause reason (kept in the store across a restart).
-ARBITER = "arbiter"
 
 
 class CommandError(Exception):
@@ -203,8 +201,11 @@ class LiveGame:
             situation.status_kind = "takeback"
             situation.status_text = f"the arbiter {update.text}: set the board"
         elif update.kind in ("paused", "resumed"):
-            if update.text == ARBITER:
-                situation.paused = update.kind == "paused"
+            if update.text == ARBITER:  # the arbiter's page, or a flag fall taken back
+                paused = update.kind == "paused"
+                if paused != situation.paused:
+                    self.store.set_paused(self.stored.id, paused)  # kept across a restart
+                situation.paused = paused
         elif update.kind == "clock":
             self._note(f"arbiter: {update.text}")
         else:
