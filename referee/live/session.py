@@ -588,7 +588,20 @@ class Referee:
         with self._lock:
             if self.clock is not None:
                 self.clock.resume(reason)
+                self._follow_turn()
             self._emit(Update("resumed", reason, self.game.state))
+
+    def _follow_turn(self) -> None:
+        """A move made on the board while the clock was paused could not press it (a paused
+        clock takes no press); the press is owed, so it is made when time runs again: the
+        mover is charged what it used before the pause, gets its increment, and the side to
+        move's time runs."""
+        clock = self.clock
+        if clock is None or self.game.outcome.result != "*" or getattr(clock, "paused", ()):
+            return
+        running = clock.running
+        if running is not None and running != self.game.state.turn:
+            clock.press(running)
 
     def add_time(self, colour: int, seconds: float) -> None:
         """Give ``colour`` more time (an arbiter's decision).

@@ -260,3 +260,20 @@ def test_a_flag_fall_taken_back_lifts_the_flag_and_waits_for_the_arbiters_time()
     time.now = 132.0  # Black's 60 s from 71 s on are used up: Black's flag falls
     referee.tick(2000)
     assert referee.game.outcome.result == "1-0" and clock.flagged == BLACK
+
+
+def test_a_move_made_during_the_arbiters_pause_runs_the_right_clock_after_it() -> None:
+    time = FakeTime()
+    clock = ChessClock(TimeControl(60.0, increment=2.0), clock=time)
+    referee = Referee(Game("standard"), clock=clock)
+    referee.start()
+    time.now = 5.0
+    referee.pause()
+    move(referee, 0, "e2", "e4")  # played while time stands still
+    assert clock.running == WHITE and clock.remaining(WHITE) == 55.0
+    time.now = 30.0
+    referee.resume()
+    assert clock.running == BLACK  # the owed press: Black is to move, Black's time runs
+    time.now = 40.0
+    assert clock.remaining(WHITE) == 57.0  # 5 s used before the pause, the 2 s increment
+    assert clock.remaining(BLACK) == 50.0
