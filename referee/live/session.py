@@ -595,9 +595,9 @@ class Referee:
         """A move made on the board while the clock was paused could not press it (a paused
         clock takes no press); the press is owed, so it is made when time runs again: the
         mover is charged what it used before the pause, gets its increment, and the side to
-        move's time runs."""
+        move's time runs (a clock still paused for another reason refuses it again)."""
         clock = self.clock
-        if clock is None or self.game.outcome.result != "*" or getattr(clock, "paused", ()):
+        if clock is None or self.game.outcome.result != "*":
             return
         running = clock.running
         if running is not None and running != self.game.state.turn:
