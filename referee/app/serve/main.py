@@ -93,6 +93,7 @@ def _serve(args: argparse.Namespace) -> int:
     from referee.app.runner import SessionSettings, open_session
     from referee.app.serve.joincodes import JoinCodes
     from referee.app.serve.live import LiveGame, StoreRecorder
+    from referee.app.serve.sockets import ServeWebSocketProtocol
     from referee.app.serve.store import GameStore
     from referee.app.serve.web import Hub, build_app
 
@@ -184,7 +185,7 @@ def _serve(args: argparse.Namespace) -> int:
         app = build_app(live, hub, tokens)
         if camera is not None:  # phone://: the /camera page and its WebSocket
             camera.mount(app, lambda: hub.latest.get("spectator"))
-        config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio",
+        config = uvicorn.Config(app, log_level="warning", ws=ServeWebSocketProtocol,
                                 lifespan="on", timeout_graceful_shutdown=2,
                                 ws_max_size=65536 if camera is None else camera.ws_max_size,
                                 **ssl)
