@@ -165,9 +165,11 @@ class CameraSensor(Sensor):
                             raise
                         n += 1
                         continue
+                # the frame's time: its position in a recording, its arrival from a camera
+                at = self._clock() if live else n * frame_ms / 1000.0
                 n += 1
                 before = self._clock()
-                moves = self.tracker.step(frame)
+                moves = self.tracker.step(frame, at)
                 self._set_status(last_heard=self._clock())
                 if moves:
                     self.latencies_ms.append((self._clock() - before) * 1000.0)

@@ -211,7 +211,7 @@ class PhoneSensor(CameraSensor):
         except VisionError as err:
             raise BadSensorUrl(f"{url!r}: {err}") from None
         self._given: Corners | None = self.corners  # pixels of the full picture
-        self._frames: queue.Queue[Frame | None] = queue.Queue(QUEUE_FRAMES)
+        self._frames: queue.Queue[tuple[Frame, float] | None] = queue.Queue(QUEUE_FRAMES)
         self._lock = threading.Lock()
         self._fractions: Corners | None = None  # the corners in use, as picture fractions
         self._confirmed = False
@@ -229,10 +229,11 @@ class PhoneSensor(CameraSensor):
     # ------------------------------------------------------------------ web side
 
     def offer(self, frame: Frame) -> bool:
-        """Queue a decoded frame; False when the queue is full (offer it again later)."""
+        """Queue a decoded frame with its arrival time (the tracker settles in seconds of
+        it); False when the queue is full (offer it again later)."""
         self._require_open()
         try:
-            self._frames.put_nowait(frame)
+            self._frames.put_nowait((frame, self._clock()))
         except queue.Full:
             return False
         return True
@@ -346,20 +347,20 @@ class PhoneSensor(CameraSensor):
     def _run(self, stop: threading.Event) -> None:
         while not stop.is_set():
             try:
-                frame = self._frames.get(timeout=0.2)
+                item = self._frames.get(timeout=0.2)
             except queue.Empty:
                 continue
-            if frame is None:
+            if item is None:
                 return
             try:
-                if not self._judge(frame):
+                if not self._judge(*item):
                     return
             except Exception as err:  # noqa: BLE001 - one bad frame must not stop the camera
                 with self._lock:
                     self._reset = True  # start the tracker afresh on the next frame
                     self._state = self._make_state(detail=f"frame not followed: {err}")
 
-    def _judge(self, frame: Frame) -> bool:
+    def _judge(self, frame: Frame, arrived: float) -> bool:
         """Follow the board on one frame; False when the sensor was closed meanwhile."""
         start = self._clock()
         with self._lock:
@@ -392,7 +393,7 @@ class PhoneSensor(CameraSensor):
         moves = []
         if self.tracker is not None:
             try:
-                moves = self.tracker.step(frame)
+                moves = self.tracker.step(frame, arrived)
             except (VisionError, cv2.error) as err:  # a degenerate warp: keep the game
                 detail = f"frame not followed: {err}"
             if not detail:
