@@ -9,9 +9,17 @@ says can follow, and the candidate that best explains what the camera sees wins 
 every other candidate board by a margin.
 
 * **Settled frames.** In a video, a frame is judged once the warped board has barely moved
-  (mean grey difference below an adaptive noise threshold) for ``STILL_FRAMES`` frames, and again
-  every ``RECHECK`` frames while it stays still. A folder of photos (``stills=True``) holds one
-  frame per settled position with no motion in between: every frame is judged.
+  (mean grey difference below an adaptive noise threshold) for ``STILL_S`` seconds, and again
+  every ``RECHECK_S`` seconds while it stays still. Seconds, not frames: each frame carries its
+  time (a video's position, a folder's fps, a live frame's arrival), so a phone sending 5
+  frames a second and a camera at 30 settle alike; frames further apart than ``MOTION_DT`` see
+  more of a slow drift between them, so the motion threshold grows with the gap (up to
+  ``MOTION_SCALE_MAX``). A folder of photos (``stills=True``) holds one frame per settled
+  position with no motion in between: every frame is judged.
+* **The start picture.** Taken from the first calm frame that looks like the start; until the
+  first move is accepted, a settled board that changed on more squares than a move and its
+  reply could and still shows the start replaces it (a first frame held while the camera was
+  adjusting its exposure).
 * **Evidence.** Against the last accepted picture, a per-square *change map*: the Lab distance of
   each square's central region, after matching the frame's overall brightness to the reference
   (auto-exposure, changing light), taking for each square the best of small shifts (frames
@@ -63,7 +71,7 @@ NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is lar
 NOISE_WINDOW = 200    # frames over which the noise floor (10th percentile) is measured
 NOISE_MIN_FRAMES = 20  # frames needed before the noise floor is trusted
 STILL_FRAMES = 3      # frames in a row with no motion: a folder of photos is a video cut up
-STILL_S = 0.15        # seconds below the motion threshold before the board is settled
+STILL_S = 0.2         # seconds below the motion threshold before the board is settled
 RECHECK_S = 0.2       # a still period is looked at again every RECHECK_S seconds
 NOMINAL_FPS = 20.0    # frames without a time stamp are taken this far apart
 MOTION_DT = 0.05      # the motion thresholds are per this many seconds between frames ...
@@ -535,6 +543,7 @@ class Tracker:
         self._check = False                     # whether the last frame is a settled check
         self._diffs: list[float] = []
         self._start_checks = 0
+        self._repeat = False  # the last frame repeated the one before exactly
         self._calm = False  # the last frame moved less than START_CALM motion thresholds
         self._lost = 0      # settled checks in a row that changed but were not explained
         #: the reference picture before each of the last accepted decisions, and how many
@@ -672,12 +681,14 @@ class Tracker:
         """Take the start position's picture: the first calm frame (moved less than
         START_CALM motion thresholds since the previous one) that looks like the variant's
         start (every square the start occupies scores above most of the squares it leaves
-        empty), or failing that after START_PATIENCE settled checks, the first settled frame.
+        empty), or failing that after START_PATIENCE settled checks (not counting a frame
+        repeated exactly: a camera's first frame held while it adjusts), the first settled
+        frame.
         With stills, the first frame is the start."""
         if self.stills:
             self._set_start(warped)
             return
-        if self._is_check():
+        if self._is_check() and not self._repeat:  # a held frame is no new evidence
             self._start_checks += 1
         if self._start_checks > START_PATIENCE or (
                 self._calm and _looks_like(warped, self.decoder.occupancy())):
@@ -758,6 +769,7 @@ class Tracker:
         moved = (float(np.abs(grey - self._previous).mean())
                  if self._previous is not None else 1e9)
         self._settle(moved, now)
+        self._repeat = moved <= DUPLICATE_DIFF
         self._previous = grey
         self._quiet = self._quiet + 1 if moved < STILL_DIFF else 0
         if self.stills and self._quiet > STILL_FRAMES:
