@@ -37,7 +37,8 @@ import numpy as np
 
 from firmware_bridge.errors import BadSensorUrl
 from firmware_bridge.sensor import Clock, StoppableThread
-from referee.app.camera import CameraSensor
+from firmware_bridge.urls import parse_url as parse_spec
+from referee.app.camera import CameraSensor, corners_option
 from referee.app.vision_track import Decoder, Tracker, board_index, occupancy_of
 from referee.rules.game import Game
 from vision.errors import VisionError
@@ -65,25 +66,22 @@ class FrameError(ValueError):
 
 
 def parse_phone_url(url: str) -> str | None:
-    """The ``corners`` option of ``phone://[?corners=...]`` (None when not given).
+    """The ``corners`` option of ``phone://[?corners=...]`` (None when not given), read with
+    the project's one URL grammar (:mod:`firmware_bridge.urls`) and checked.
 
     Raises:
-        BadSensorUrl: another scheme, something between ``phone://`` and ``?``, or an option
-        other than ``corners``.
+        BadSensorUrl: another scheme, something between ``phone://`` and ``?``, a malformed
+        query, an option other than ``corners``, corners that are not a board.
     """
     if not url.startswith(SCHEME):
         raise BadSensorUrl(f"{url!r}: not a phone:// URL")
-    target, _, query = url[len(SCHEME):].partition("?")
-    if target.strip("/"):
-        raise BadSensorUrl(f"{url!r}: phone:// takes no target (the /camera page of serve "
-                           "sends the frames); options: ?corners=x1,y1,...,x4,y4")
-    corners = None
-    for pair in filter(None, query.split("&")):
-        key, eq, value = pair.partition("=")
-        if key != "corners" or not eq:
-            raise BadSensorUrl(f"{url!r}: unknown option {pair!r} (phone:// takes corners=)")
-        corners = value
-    return corners
+    spec = parse_spec(url, BadSensorUrl)
+    if spec.target.strip("/"):
+        raise spec.fail("phone:// takes no target (the /camera page of serve sends the "
+                        "frames); options: ?corners=x1,y1,...,x4,y4")
+    spec.check_options(("corners",))
+    corners_option(spec)
+    return spec.options.get("corners")
 
 
 def jpeg_size(data: bytes) -> tuple[int, int]:
