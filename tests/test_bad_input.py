@@ -216,9 +216,11 @@ CAMERA_FAULT: list[tuple[str, list[str], str]] = [
 
 @pytest.mark.parametrize("args,answer", [c[1:] for c in CAMERA_FAULT],
                          ids=[c[0] for c in CAMERA_FAULT])
-def test_camera_url_faults_answer_as_every_url(args: list[str], answer: str) -> None:
+def test_camera_url_faults_answer_as_every_url(tmp_path: Path, args: list[str],
+                                               answer: str) -> None:
     spec = args[1]
-    line = assert_one_line(gravekeeper(args))
+    extra = ["--data", str(tmp_path)] if args[0] == "serve" else []  # nothing in the tree
+    line = assert_one_line(gravekeeper([*args, *extra]))
     assert re.fullmatch(rf"gravekeeper {args[0]}: {re.escape(spec)}: {answer}", line), line
 
 
