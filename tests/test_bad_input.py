@@ -127,6 +127,8 @@ CASES: list[tuple[str, Case, tuple[str, ...]]] = [
     ("turns-huge", lambda t: ["demo", "--turns", "9" * 30], ("turns",)),
     ("camera-huge", lambda t: ["vision-track", "camera:99999999999999999999", "--corners", CORNERS],
      ("camera",)),
+    ("camera-stream-refused", lambda t: ["watch", "camera://http://127.0.0.1:9/video"],
+     ("cannot open video source",)),
     ("event-time-huge", lambda t: ["sense", "replay://" + write(t, "e.events", "0 lift e2\n"
                                                                   + "9" * 30 + " place e4\n")],
      ("out of range",)),
