@@ -12,8 +12,10 @@ every other candidate board by a margin.
   (mean grey difference below an adaptive noise threshold) for ``STILL_S`` seconds, and again
   every ``RECHECK_S`` seconds while it stays still. Seconds, not frames: each frame carries its
   time (a video's position, a folder's fps, a live frame's arrival), so a phone sending 5
-  frames a second and a camera at 30 settle alike; frames further apart than ``MOTION_DT`` see
-  more of a slow drift between them, so the motion threshold grows with the gap (up to
+  frames a second and a camera at 30 settle alike, but never on fewer than ``MIN_STILL``
+  still comparisons (a phone page stalled for 0.3 s would otherwise settle on one pair of
+  frames mid-move); frames further apart than ``MOTION_DT`` see more of a slow drift between
+  them, so the motion threshold grows with the square root of the gap (up to
   ``MOTION_SCALE_MAX``). A folder of photos (``stills=True``) holds one frame per settled
   position with no motion in between: every frame is judged.
 * **The start picture.** Taken from the first calm frame that looks like the start; until the
@@ -71,12 +73,15 @@ NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is lar
 NOISE_WINDOW = 200    # frames over which the noise floor (10th percentile) is measured
 NOISE_MIN_FRAMES = 20  # frames needed before the noise floor is trusted
 STILL_FRAMES = 3      # frames in a row with no motion: a folder of photos is a video cut up
-STILL_S = 0.2         # seconds below the motion threshold before the board is settled
+STILL_S = 0.15        # seconds below the motion threshold before the board is settled
 RECHECK_S = 0.2       # a still period is looked at again every RECHECK_S seconds
 NOMINAL_FPS = 20.0    # frames without a time stamp are taken this far apart
 MOTION_DT = 0.05      # the motion thresholds are per this many seconds between frames ...
 MOTION_SCALE_MAX = 2.0  # ... grown with a longer gap (a slower camera), at most this much
 DUPLICATE_DIFF = 0.05  # a frame that moved less than this repeats the last one
+SCALE_POWER = 0.5     # ... as the square root of the gap (noise does not grow, drift does)
+MIN_STILL = 2         # ... and at least this many still comparisons: one pair of frames
+#                       around a stalled sender's gap is no evidence of a settled board
 EPS = 1e-6            # seconds: time stamps equal within this
 CHANGE_FLOOR = 6.0    # the change threshold is at least this (Lab units) ...
 NOISE_MADS = 5.0      # ... and at least the median + this many MADs of the change map
@@ -661,14 +666,14 @@ class Tracker:
         dt = t - self._time if self._time is not None else MOTION_DT
         previous = self._time if self._time is not None else t
         self._time = t
-        scale = min(MOTION_SCALE_MAX, max(1.0, dt / MOTION_DT))
+        scale = min(MOTION_SCALE_MAX, max(1.0, (dt / MOTION_DT) ** SCALE_POWER))
         self._check = False
         if self._is_still(moved, scale):
             self._still += 1
             if self._still_start is None:
                 self._still_start = previous
                 self._next_check = previous + STILL_S
-            if t + EPS >= self._next_check:
+            if t + EPS >= self._next_check and self._still >= MIN_STILL:
                 self._check = True
                 while self._next_check <= t + EPS:
                     self._next_check += RECHECK_S
