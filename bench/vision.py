@@ -81,9 +81,9 @@ def main() -> int:
     moves: list[str] = []
     latencies: list[float] = []
     t0 = time.thread_time()
-    for jpg in jpgs:
+    for k, jpg in enumerate(jpgs):
         start = time.thread_time()
-        got = tracker.step(_decode(jpg))
+        got = tracker.step(_decode(jpg), k / FPS)  # stream time: the tracker settles in seconds
         if got:
             done = time.thread_time()
             still_frames = tracker.frames - tracker.still_since - 1  # frames since stillness

@@ -28,7 +28,8 @@ PACKAGES = ("referee", "firmware_bridge", "hardware", "vision")
 ALLOWED: dict[str, set[str]] = {
     "referee.rules": set(),
     "referee.live": {"referee.rules", "firmware_bridge"},
-    "referee.app": {"referee.rules", "referee.live", "firmware_bridge", "hardware", "vision"},
+    "referee.app": {"referee.rules", "referee.live", "firmware_bridge", "firmware_bridge.urls",
+                    "hardware", "vision"},
     "referee": set(),
     "firmware_bridge": {"firmware_bridge.urls"},
     "firmware_bridge.urls": set(),

@@ -127,6 +127,8 @@ CASES: list[tuple[str, Case, tuple[str, ...]]] = [
     ("turns-huge", lambda t: ["demo", "--turns", "9" * 30], ("turns",)),
     ("camera-huge", lambda t: ["vision-track", "camera:99999999999999999999", "--corners", CORNERS],
      ("camera",)),
+    ("camera-stream-refused", lambda t: ["watch", "camera://http://127.0.0.1:9/video"],
+     ("cannot open video source",)),
     ("event-time-huge", lambda t: ["sense", "replay://" + write(t, "e.events", "0 lift e2\n"
                                                                   + "9" * 30 + " place e4\n")],
      ("out of range",)),
@@ -185,6 +187,43 @@ def test_the_same_url_fault_gets_the_same_answer(sensor: list[str], device: list
         spec = args[-1]
         line = assert_one_line(gravekeeper(args))
         assert re.fullmatch(rf"gravekeeper \w+: {re.escape(spec)}: {answer}", line), line
+
+
+#: The same faults in camera:// and phone:// options (referee/app/camera.py, phone.py read them
+#: with the same grammar): the same answers, through ``watch`` and ``serve``.
+CAMERA_FAULT: list[tuple[str, list[str], str]] = [
+    ("nan", ["watch", "camera:///x.avi?fps=nan"],
+     r"option fps='nan' is out of range \(0 to 1000\)"),
+    ("negative", ["watch", "camera:///x.avi?fps=-5"],
+     r"option fps='-5' is out of range \(0 to 1000\)"),
+    ("not-a-number", ["watch", "camera://0?fps=many"], r"option fps='many' is not a number"),
+    ("not-a-flag", ["watch", "camera:///x.avi?fast=maybe"],
+     r"option fast='maybe' is not 1/0, true/false or yes/no"),
+    ("unknown-key", ["watch", "camera:///x.avi?colour=1"],
+     r"unknown option 'colour' for camera:// \(known: corners, fast, fps\)"),
+    ("twice", ["watch", "camera:///x.avi?fps=1&fps=2"], r"option 'fps' given twice"),
+    ("malformed", ["watch", "camera:///x.avi?fps"],
+     r"malformed option 'fps' \(expected key=value\)"),
+    ("corners-short", ["watch", "camera:///x.avi?corners=1,2,3"],
+     r"option corners='1,2,3': needs 8 numbers: x,y of a8, h8, h1, a1"),
+    ("phone-unknown-key", ["serve", "phone://?colour=1", "--port", "0"],
+     r"unknown option 'colour' for phone:// \(known: corners\)"),
+    ("phone-corners-nan", ["serve", "phone://?corners=nan,0,9,0,9,9,0,9", "--port", "0"],
+     r"option corners='nan,0,9,0,9,9,0,9': needs 8 numbers: x,y of a8, h8, h1, a1"),
+    ("phone-under-watch", ["watch", "phone://"],
+     r"phone:// works only under `gravekeeper serve` \(its /camera page, opened on the phone, "
+     r"sends the frames\)"),
+]
+
+
+@pytest.mark.parametrize("args,answer", [c[1:] for c in CAMERA_FAULT],
+                         ids=[c[0] for c in CAMERA_FAULT])
+def test_camera_url_faults_answer_as_every_url(tmp_path: Path, args: list[str],
+                                               answer: str) -> None:
+    spec = args[1]
+    extra = ["--data", str(tmp_path)] if args[0] == "serve" else []  # nothing in the tree
+    line = assert_one_line(gravekeeper([*args, *extra]))
+    assert re.fullmatch(rf"gravekeeper {args[0]}: {re.escape(spec)}: {answer}", line), line
 
 
 @pytest.mark.parametrize("build,words", [(b, w) for _, b, w in CASES], ids=[c[0] for c in CASES])

@@ -123,6 +123,20 @@ class ImageSource(FrameSource):
         yield read_image(self._path)
 
 
+def video_fps(url: str) -> float:
+    """The frame rate a video file declares (0.0 when it is not a video file or says none):
+    the tracker settles in seconds of the recording."""
+    path = Path(url.removeprefix("file://"))
+    if not path.is_file() or path.suffix.lower() in IMAGE_SUFFIXES:
+        return 0.0
+    cap = cv2.VideoCapture(str(path))
+    try:
+        fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
+    finally:
+        cap.release()
+    return fps if 0.0 < fps < 1000.0 else 0.0
+
+
 def open_source(url: str) -> FrameSource:
     """Choose the frame source for ``url`` (see the module docstring); opens nothing yet.
 

@@ -25,8 +25,10 @@ finds it again when the camera is bumped (:meth:`~referee.app.vision_track.Track
 
 from __future__ import annotations
 
+import math
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -35,47 +37,73 @@ import firmware_bridge
 from firmware_bridge.errors import BadSensorUrl, BoardNotFound
 from firmware_bridge.events import Occupied
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
+from firmware_bridge.urls import Url
+from firmware_bridge.urls import parse_url as parse_spec
 from referee.app.vision_track import Tracker, occupancy_of, orient_to_position
 from referee.rules.game import Game
 from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import Corners, parse_corners
-from vision.sources import FolderSource, Frame, FrameSource, open_source
+from vision.sources import NETWORK_SCHEMES, FolderSource, Frame, FrameSource, open_source
 
 SCHEME = "camera://"
 STEP_MS = 400  # between the positions of actions decoded from one frame
 OPTIONS = ("corners", "fast", "fps")
+MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
 
 
-def parse_camera_url(url: str) -> tuple[str, dict[str, str]]:
-    """Split ``camera://TARGET?opts`` into the frame source URL and the camera options.
+def parse_camera_url(url: str) -> tuple[str, Url]:
+    """Split ``camera://TARGET?opts`` into the frame source URL and the camera options, read
+    with the project's one URL grammar (:mod:`firmware_bridge.urls`: the same fault gets the
+    same answer as in any sensor, LED or display URL).
 
-    The query is the part after the last ``?`` when it holds only camera options, so a
-    network stream keeps its own query string.
+    A camera number, file or folder takes its options after the first ``?``; a network stream
+    keeps its own query string, and takes camera options after the last ``?`` when that part
+    holds only camera options.
 
     Raises:
-        BadSensorUrl: no target, or a malformed option.
+        BadSensorUrl: no target, a malformed query, an option given twice or unknown.
     """
     rest = url[len(SCHEME):]
-    target, options = rest, {}
-    head, sep, query = rest.rpartition("?")
-    if sep:
-        pairs = [p.partition("=") for p in query.split("&") if p]
-        if pairs and all(k in OPTIONS and eq for k, eq, _ in pairs):
-            target, options = head, {k: v for k, _, v in pairs}
+    if rest.startswith(NETWORK_SCHEMES):
+        head, sep, query = rest.rpartition("?")
+        keys = [p.partition("=")[0] for p in query.split("&") if p]
+        target, query = (head, query) if sep and keys and all(k in OPTIONS for k in keys) \
+            else (rest, "")
+    else:
+        target, _, query = rest.partition("?")
     if not target:
         raise BadSensorUrl(f"{url!r}: no camera (e.g. camera://0 or camera:///path/game.mp4)")
+    blank = f"{SCHEME}?{query}"
+    try:
+        spec = parse_spec(blank, BadSensorUrl)
+    except BadSensorUrl as err:  # said of the URL as written
+        raise BadSensorUrl(f"{url}: {str(err).removeprefix(blank + ': ')}") from None
+    spec = replace(spec, text=url, target=target)
+    spec.check_options(OPTIONS)
     if target.isdigit():
-        return f"camera:{target}", options
-    return target, options
+        return f"camera:{target}", spec
+    return target, spec
 
 
-def _corners(text: str) -> Corners:
-    """``x1,y1,...,x4,y4`` (a8, h8, h1, a1) as corners."""
-    values = [float(v) for v in text.split(",")]
-    if len(values) != 8:
-        raise ValueError("corners= needs 8 numbers: x,y of a8, h8, h1, a1")
-    return parse_corners([values[i:i + 2] for i in range(0, 8, 2)])
+def corners_option(spec: Url) -> Corners | None:
+    """Option ``corners=x1,y1,...,x4,y4`` (a8, h8, h1, a1, pixels) of ``spec``; None when
+    not given.
+
+    Raises:
+        spec's error: not 8 finite numbers, or corners enclosing no board.
+    """
+    text = spec.options.get("corners")
+    if text is None:
+        return None
+    try:
+        values = [float(v) for v in text.split(",")]
+        if len(values) != 8 or not all(math.isfinite(v) for v in values):
+            raise ValueError("needs 8 numbers: x,y of a8, h8, h1, a1")
+        return parse_corners([values[i:i + 2] for i in range(0, 8, 2)])
+    except (VisionError, ValueError) as err:
+        shown = text if len(text) <= 30 else text[:30] + "..."
+        raise spec.fail(f"option corners={shown!r}: {err}") from None
 
 
 class CameraSensor(Sensor):
@@ -87,14 +115,11 @@ class CameraSensor(Sensor):
 
     def __init__(self, url: str, game: Game, *, clock: Clock = time.monotonic) -> None:
         super().__init__(url, clock=clock)
-        self.target, options = parse_camera_url(url)
-        try:
-            self.corners: Corners | None = (
-                _corners(options["corners"]) if "corners" in options else None)
-            self.fast = options.get("fast", "0") not in ("0", "", "false")
-            self.fps = float(options.get("fps", "0"))
-        except (VisionError, ValueError) as err:
-            raise BadSensorUrl(f"{url!r}: {err}") from None
+        self.target, spec = parse_camera_url(url)
+        self.fast = spec.flag("fast", False)
+        #: frames a second of a folder (or instead of a video's own rate); 0: the default
+        self.fps = spec.number("fps", 0.0, 0.0, MAX_FPS)
+        self.corners = corners_option(spec)
         self._game = Game(game.variant, seed=game.seed, state=game.state)
         self._source: FrameSource | None = None
         self._thread: StoppableThread | None = None
@@ -165,9 +190,11 @@ class CameraSensor(Sensor):
                             raise
                         n += 1
                         continue
+                # the frame's time: its position in a recording, its arrival from a camera
+                at = self._clock() if live else n * frame_ms / 1000.0
                 n += 1
                 before = self._clock()
-                moves = self.tracker.step(frame)
+                moves = self.tracker.step(frame, at)
                 self._set_status(last_heard=self._clock())
                 if moves:
                     self.latencies_ms.append((self._clock() - before) * 1000.0)

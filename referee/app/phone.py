@@ -37,7 +37,8 @@ import numpy as np
 
 from firmware_bridge.errors import BadSensorUrl
 from firmware_bridge.sensor import Clock, StoppableThread
-from referee.app.camera import CameraSensor
+from firmware_bridge.urls import parse_url as parse_spec
+from referee.app.camera import CameraSensor, corners_option
 from referee.app.vision_track import Decoder, Tracker, board_index, occupancy_of
 from referee.rules.game import Game
 from vision.errors import VisionError
@@ -65,25 +66,22 @@ class FrameError(ValueError):
 
 
 def parse_phone_url(url: str) -> str | None:
-    """The ``corners`` option of ``phone://[?corners=...]`` (None when not given).
+    """The ``corners`` option of ``phone://[?corners=...]`` (None when not given), read with
+    the project's one URL grammar (:mod:`firmware_bridge.urls`) and checked.
 
     Raises:
-        BadSensorUrl: another scheme, something between ``phone://`` and ``?``, or an option
-        other than ``corners``.
+        BadSensorUrl: another scheme, something between ``phone://`` and ``?``, a malformed
+        query, an option other than ``corners``, corners that are not a board.
     """
     if not url.startswith(SCHEME):
         raise BadSensorUrl(f"{url!r}: not a phone:// URL")
-    target, _, query = url[len(SCHEME):].partition("?")
-    if target.strip("/"):
-        raise BadSensorUrl(f"{url!r}: phone:// takes no target (the /camera page of serve "
-                           "sends the frames); options: ?corners=x1,y1,...,x4,y4")
-    corners = None
-    for pair in filter(None, query.split("&")):
-        key, eq, value = pair.partition("=")
-        if key != "corners" or not eq:
-            raise BadSensorUrl(f"{url!r}: unknown option {pair!r} (phone:// takes corners=)")
-        corners = value
-    return corners
+    spec = parse_spec(url, BadSensorUrl)
+    if spec.target.strip("/"):
+        raise spec.fail("phone:// takes no target (the /camera page of serve sends the "
+                        "frames); options: ?corners=x1,y1,...,x4,y4")
+    spec.check_options(("corners",))
+    corners_option(spec)
+    return spec.options.get("corners")
 
 
 def jpeg_size(data: bytes) -> tuple[int, int]:
@@ -211,7 +209,7 @@ class PhoneSensor(CameraSensor):
         except VisionError as err:
             raise BadSensorUrl(f"{url!r}: {err}") from None
         self._given: Corners | None = self.corners  # pixels of the full picture
-        self._frames: queue.Queue[Frame | None] = queue.Queue(QUEUE_FRAMES)
+        self._frames: queue.Queue[tuple[Frame, float] | None] = queue.Queue(QUEUE_FRAMES)
         self._lock = threading.Lock()
         self._fractions: Corners | None = None  # the corners in use, as picture fractions
         self._confirmed = False
@@ -229,10 +227,11 @@ class PhoneSensor(CameraSensor):
     # ------------------------------------------------------------------ web side
 
     def offer(self, frame: Frame) -> bool:
-        """Queue a decoded frame; False when the queue is full (offer it again later)."""
+        """Queue a decoded frame with its arrival time (the tracker settles in seconds of
+        it); False when the queue is full (offer it again later)."""
         self._require_open()
         try:
-            self._frames.put_nowait(frame)
+            self._frames.put_nowait((frame, self._clock()))
         except queue.Full:
             return False
         return True
@@ -346,20 +345,20 @@ class PhoneSensor(CameraSensor):
     def _run(self, stop: threading.Event) -> None:
         while not stop.is_set():
             try:
-                frame = self._frames.get(timeout=0.2)
+                item = self._frames.get(timeout=0.2)
             except queue.Empty:
                 continue
-            if frame is None:
+            if item is None:
                 return
             try:
-                if not self._judge(frame):
+                if not self._judge(*item):
                     return
             except Exception as err:  # noqa: BLE001 - one bad frame must not stop the camera
                 with self._lock:
                     self._reset = True  # start the tracker afresh on the next frame
                     self._state = self._make_state(detail=f"frame not followed: {err}")
 
-    def _judge(self, frame: Frame) -> bool:
+    def _judge(self, frame: Frame, arrived: float) -> bool:
         """Follow the board on one frame; False when the sensor was closed meanwhile."""
         start = self._clock()
         with self._lock:
@@ -392,7 +391,7 @@ class PhoneSensor(CameraSensor):
         moves = []
         if self.tracker is not None:
             try:
-                moves = self.tracker.step(frame)
+                moves = self.tracker.step(frame, arrived)
             except (VisionError, cv2.error) as err:  # a degenerate warp: keep the game
                 detail = f"frame not followed: {err}"
             if not detail:

@@ -333,8 +333,19 @@ def parse_time_control(text: str) -> TimeControl:
 
 def _open_sensor(url: str, game: Game, rig: Rig | None, options: Mapping[str, Any]) -> Sensor:
     """The sensor at ``url``: a camera (``camera://``, :mod:`referee.app.camera`, loaded only
-    then: it brings OpenCV) or anything ``firmware_bridge`` opens."""
+    then: it brings OpenCV) or anything ``firmware_bridge`` opens. ``phone://`` has no
+    frames here: only ``serve``'s /camera page sends them."""
+    if url.startswith("phone://"):
+        from firmware_bridge.errors import BadSensorUrl
+
+        raise BadSensorUrl(f"{url[:120]}: phone:// works only under `gravekeeper serve` (its "
+                           "/camera page, opened on the phone, sends the frames)")
     if url.startswith("camera://"):
+        import os
+
+        # FFmpeg (under OpenCV) prints its own lines on stderr ("Failed to resolve hostname");
+        # the one error line already names the source (as vision-track does)
+        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
         from referee.app.camera import open_sensor as open_camera
 
         return open_camera(url, game, **options)

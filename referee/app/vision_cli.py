@@ -119,7 +119,7 @@ def track_main(argv: list[str]) -> int:
         from referee.app.vision_track import Tracker
         from referee.rules.errors import RefereeError
         from vision.geometry import parse_corners
-        from vision.sources import FolderSource, open_source
+        from vision.sources import FolderSource, open_source, video_fps
 
         corners = parse_corners(args.corners)
         src = open_source(args.source)
@@ -132,7 +132,7 @@ def track_main(argv: list[str]) -> int:
             return _fail(prog, f"variant {args.variant!r}: {e}")
         printed = 0
         with src:
-            for _ in tracker.run(src.frames()):
+            for _ in tracker.run(src.frames(), video_fps(args.source)):
                 # A later frame may still take back the last decisions (Tracker._retract):
                 # the record is printed once they can no longer change.
                 final = len(tracker.game.played) - tracker.pending()

@@ -9,9 +9,19 @@ says can follow, and the candidate that best explains what the camera sees wins 
 every other candidate board by a margin.
 
 * **Settled frames.** In a video, a frame is judged once the warped board has barely moved
-  (mean grey difference below an adaptive noise threshold) for ``STILL_FRAMES`` frames, and again
-  every ``RECHECK`` frames while it stays still. A folder of photos (``stills=True``) holds one
-  frame per settled position with no motion in between: every frame is judged.
+  (mean grey difference below an adaptive noise threshold) for ``STILL_S`` seconds, and again
+  every ``RECHECK_S`` seconds while it stays still. Seconds, not frames: each frame carries its
+  time (a video's position, a folder's fps, a live frame's arrival), so a phone sending 5
+  frames a second and a camera at 30 settle alike, but never on fewer than ``MIN_STILL``
+  still comparisons (a phone page stalled for 0.3 s would otherwise settle on one pair of
+  frames mid-move); frames further apart than ``MOTION_DT`` see more of a slow drift between
+  them, so the motion threshold grows with the square root of the gap (up to
+  ``MOTION_SCALE_MAX``). A folder of photos (``stills=True``) holds one frame per settled
+  position with no motion in between: every frame is judged.
+* **The start picture.** Taken from the first calm frame that looks like the start; until the
+  first move is accepted, a settled board that changed on more squares than a move and its
+  reply could and still shows the start replaces it (a first frame held while the camera was
+  adjusting its exposure).
 * **Evidence.** Against the last accepted picture, a per-square *change map*: the Lab distance of
   each square's central region, after matching the frame's overall brightness to the reference
   (auto-exposure, changing light), taking for each square the best of small shifts (frames
@@ -62,11 +72,22 @@ STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames
 NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is larger
 NOISE_WINDOW = 200    # frames over which the noise floor (10th percentile) is measured
 NOISE_MIN_FRAMES = 20  # frames needed before the noise floor is trusted
-STILL_FRAMES = 3      # frames in a row below the motion threshold before the board is settled
-RECHECK = 4           # a still period is looked at again every RECHECK frames
+STILL_FRAMES = 3      # frames in a row with no motion: a folder of photos is a video cut up
+STILL_S = 0.15        # seconds below the motion threshold before the board is settled
+RECHECK_S = 0.2       # a still period is looked at again every RECHECK_S seconds
+NOMINAL_FPS = 20.0    # frames without a time stamp are taken this far apart
+MOTION_DT = 0.05      # the motion thresholds are per this many seconds between frames ...
+MOTION_SCALE_MAX = 1.5  # ... grown with a longer gap (a slower camera), at most this much
+DUPLICATE_DIFF = 0.05  # a frame that moved less than this repeats the last one
+SCALE_POWER = 0.5     # ... as the square root of the gap (noise does not grow, drift does)
+MIN_STILL = 2         # ... and at least this many still comparisons: one pair of frames
+#                       around a stalled sender's gap is no evidence of a settled board
+EPS = 1e-6            # seconds: time stamps equal within this
 CHANGE_FLOOR = 6.0    # the change threshold is at least this (Lab units) ...
 NOISE_MADS = 5.0      # ... and at least the median + this many MADs of the change map
 MAX_CHANGED = 12      # more changed squares than this: a hand or an arm is on the board
+REBASE_CHANGED = 8    # before the first move, more unexplained changed squares than this on
+#                       a settled board showing the start: a new start picture
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
 MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
 CLASSIFIER_WEIGHT = 0.6  # weight of the classifier's opinion on a candidate's squares
@@ -521,8 +542,13 @@ class Tracker:
         self._dirty: set[int] = set()
         self._previous: Any = None
         self._still = 0
+        self._time: float | None = None        # time stamp (s) of the last frame
+        self._still_start: float | None = None  # when the current still period began
+        self._next_check = 0.0                  # time of its next settled check
+        self._check = False                     # whether the last frame is a settled check
         self._diffs: list[float] = []
         self._start_checks = 0
+        self._repeat = False  # the last frame repeated the one before exactly
         self._calm = False  # the last frame moved less than START_CALM motion thresholds
         self._lost = 0      # settled checks in a row that changed but were not explained
         #: the reference picture before each of the last accepted decisions, and how many
@@ -531,6 +557,8 @@ class Tracker:
         self.retracted = 0    # actions the last step took back before playing its moves
         self.corrections = 0  # times accepted moves were taken back and replaced
         self._quiet = 0     # frames in a row that moved less than STILL_DIFF
+        self._start_only = True  # no decision accepted yet: the reference is the start's
+        self.rebased = 0    # times the reference picture was taken anew (light changed)
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
         """Every candidate as (actions, changed squares) (for tests)."""
@@ -568,6 +596,22 @@ class Tracker:
         steady = change_map(self._last_check, warped)
         return bool(steady.max() < threshold(steady))
 
+    def _rebase(self, warped: Any) -> bool:
+        """Before the first move is accepted, take a new start picture when a settled board
+        changed on more squares (REBASE_CHANGED) than a move and its reply could, no candidate
+        explains it and the classifier finds the start position on it: the first picture was
+        taken while the camera was still adjusting its exposure (a held first frame, a slow
+        camera's first frames), in a way the brightness matching cannot undo. Only before the
+        first move: later, a board the classifier misreads as the old position would swallow
+        a move. True when it did."""
+        if self.stills or not _looks_like(warped, self.decoder.occupancy()):
+            return False
+        self._reference, self._last_check = warped, warped
+        self._dirty = set()
+        self._lost = 0
+        self.rebased += 1
+        return True
+
     def _heal(self, warped: Any) -> None:
         """Adopt the new look of squares kept back by :meth:`_new_reference` once it has
         stayed the same across two checks (a nudged piece, not a passing hand)."""
@@ -581,33 +625,75 @@ class Tracker:
                 _copy_square(self._reference, warped, i)
                 self._dirty.discard(i)
 
-    def _is_still(self, diff: float) -> bool:
-        """Below the motion threshold: STILL_DIFF, raised for noisy cameras to NOISE_FACTOR
-        times the camera's noise floor (the 10th percentile of recent differences)."""
+    def _is_still(self, diff: float, scale: float = 1.0) -> bool:
+        """Below the motion threshold: STILL_DIFF (times ``scale``: frames further apart than
+        MOTION_DT see more of a slow drift), raised for noisy cameras to NOISE_FACTOR times the
+        camera's noise floor (the 10th percentile of recent differences). A frame repeated
+        exactly (a held first frame, a duplicated frame) says nothing about the noise."""
         if diff >= 1e9:  # the first frame: nothing to compare with
             return False
-        self._diffs.append(diff)
-        del self._diffs[:-NOISE_WINDOW]
+        if diff > DUPLICATE_DIFF:
+            self._diffs.append(diff)
+            del self._diffs[:-NOISE_WINDOW]
         floor = (float(np.percentile(self._diffs, 10))
                  if len(self._diffs) >= NOISE_MIN_FRAMES else 0.0)
-        self._calm = diff < START_CALM * max(STILL_DIFF, NOISE_FACTOR * floor)
-        return diff < max(STILL_DIFF, NOISE_FACTOR * floor)
+        limit = max(STILL_DIFF * scale, NOISE_FACTOR * floor)
+        self._calm = diff < START_CALM * limit
+        return diff < limit
 
     def _is_check(self) -> bool:
+        return self.stills or self._check
+
+    def _settling(self, t: float | None) -> bool:
+        """Whether a still frame at time ``t`` would be a settled check (the board is about
+        to settle: time to see whether the camera was bumped)."""
         if self.stills:
             return True
-        return self._still >= STILL_FRAMES and (self._still - STILL_FRAMES) % RECHECK == 0
+        if self._still_start is None:
+            return False
+        now = self._clock(t)
+        return now + EPS >= self._next_check
+
+    def _clock(self, t: float | None) -> float:
+        """The time stamp (s) of the next frame: ``t``, or NOMINAL_FPS frames a second."""
+        return self.frames / NOMINAL_FPS if t is None else float(t)
+
+    def _settle(self, moved: float, t: float) -> None:
+        """Update the still period with the frame at time ``t`` that ``moved`` since the
+        last: the board is settled STILL_S seconds after it stopped moving, and looked at
+        again every RECHECK_S seconds while it stays still (seconds, not frames, so a camera
+        at 5 frames a second and one at 30 settle alike)."""
+        dt = t - self._time if self._time is not None else MOTION_DT
+        previous = self._time if self._time is not None else t
+        self._time = t
+        scale = min(MOTION_SCALE_MAX, max(1.0, (dt / MOTION_DT) ** SCALE_POWER))
+        self._check = False
+        if self._is_still(moved, scale):
+            self._still += 1
+            if self._still_start is None:
+                self._still_start = previous
+                self._next_check = previous + STILL_S
+            if t + EPS >= self._next_check and self._still >= MIN_STILL:
+                self._check = True
+                while self._next_check <= t + EPS:
+                    self._next_check += RECHECK_S
+        else:
+            self._still = 0
+            self._still_start = None
+            self.still_since = self.frames
 
     def _take_start(self, warped: Any) -> None:
         """Take the start position's picture: the first calm frame (moved less than
         START_CALM motion thresholds since the previous one) that looks like the variant's
         start (every square the start occupies scores above most of the squares it leaves
-        empty), or failing that after START_PATIENCE settled checks, the first settled frame.
+        empty), or failing that after START_PATIENCE settled checks (not counting a frame
+        repeated exactly: a camera's first frame held while it adjusts), the first settled
+        frame.
         With stills, the first frame is the start."""
         if self.stills:
             self._set_start(warped)
             return
-        if self._is_check():
+        if self._is_check() and not self._repeat:  # a held frame is no new evidence
             self._start_checks += 1
         if self._start_checks > START_PATIENCE or (
                 self._calm and _looks_like(warped, self.decoder.occupancy())):
@@ -621,13 +707,14 @@ class Tracker:
         """The frame's board, warped top-down (a8 top-left)."""
         return warp_board(frame, self.corners)
 
-    def step(self, frame: Frame) -> list[Recognised]:
-        """Process one frame; return the moves it completed (usually none)."""
+    def step(self, frame: Frame, t: float | None = None) -> list[Recognised]:
+        """Process one frame taken at time ``t`` (seconds, any origin, increasing: a video's
+        position, a folder's frame number / fps, a live frame's arrival); without ``t``
+        frames are NOMINAL_FPS a second apart. Returns the moves it completed (usually none)."""
         warped = self.warp(frame)
-        if self.relocate and self._alignment is not None and (
-                self.stills or self._still >= STILL_FRAMES - 1):
+        if self.relocate and self._alignment is not None and self._settling(t):
             warped = self._refind(frame, warped)
-        return self.step_warped(warped)
+        return self.step_warped(warped, t)
 
     def _refind(self, frame: Frame, warped: Any) -> Any:
         """When a settling frame's squares no longer sit on the lattice (the camera was bumped
@@ -677,26 +764,25 @@ class Tracker:
         assert best is not None
         return best[1], best[2]
 
-    def step_warped(self, warped: Any) -> list[Recognised]:
-        """Process one already warped frame (see :meth:`warp`)."""
+    def step_warped(self, warped: Any, t: float | None = None) -> list[Recognised]:
+        """Process one already warped frame (see :meth:`warp`) taken at time ``t``."""
+        now = self._clock(t)
         self.frames += 1
         grey = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, 8 * SMALL),
                                        interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
         grey = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
         moved = (float(np.abs(grey - self._previous).mean())
                  if self._previous is not None else 1e9)
-        if self._is_still(moved):
-            self._still += 1
-        else:
-            self._still = 0
-            self.still_since = self.frames
+        self._settle(moved, now)
+        self._repeat = moved <= DUPLICATE_DIFF
         self._previous = grey
         self._quiet = self._quiet + 1 if moved < STILL_DIFF else 0
         if self.stills and self._quiet > STILL_FRAMES:
             # Frames that stay still (by the fixed threshold: with one frame per position the
             # adaptive one learns the shifts as noise): a video cut into frames.
             self.stills = False
-            self._still = STILL_FRAMES  # this frame is a check
+            self._still_start, self._check = now - STILL_S, True  # this frame is a check
+            self._next_check = now + RECHECK_S
         if self._reference is None:
             self._take_start(warped)
             return []
@@ -722,6 +808,9 @@ class Tracker:
             retraction = self._retract(warped, agree)
             if retraction is not None:
                 return retraction
+        if (cand is None and self._start_only and decision.changed > REBASE_CHANGED
+                and self._rebase(warped)):
+            return []
         if cand is None:
             self._heal(warped)
             self.ignored += 1  # a hand, or a change no legal move explains
@@ -729,6 +818,7 @@ class Tracker:
                 self._lost += 1
             return []
         self._lost = 0
+        self._start_only = False
         self._history.append((self._reference, len(cand.actions)))
         del self._history[:-RETRACT_DEPTH]
         self._reference = self._new_reference(warped, change, cand.squares)
@@ -798,10 +888,12 @@ class Tracker:
         (:meth:`_retract`): a printed record should wait for them."""
         return sum(count for _, count in self._history)
 
-    def run(self, frames: Iterable[Frame]) -> Iterator[Recognised]:
-        """Process every frame, yielding moves as they are recognised."""
-        for frame in frames:
-            yield from self.step(frame)
+    def run(self, frames: Iterable[Frame], fps: float = 0.0) -> Iterator[Recognised]:
+        """Process every frame (``fps`` a second; 0: unknown, NOMINAL_FPS), yielding moves as
+        they are recognised."""
+        rate = fps if 0.0 < fps < 1000.0 else NOMINAL_FPS
+        for k, frame in enumerate(frames):
+            yield from self.step(frame, k / rate)
 
     def summary(self) -> str:
         """One line: moves recognised, frames read, settled frames, ignored settled frames."""

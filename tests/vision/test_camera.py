@@ -36,11 +36,17 @@ def _watch(url: str, timeout: float = 120.0) -> list[str]:
 
 
 def test_camera_url_options() -> None:
-    assert parse_camera_url("camera://0") == ("camera:0", {})
-    assert parse_camera_url("camera:///a/b.avi?corners=1,2&fast=1") == (
+    def parsed(url: str) -> tuple[str, dict[str, str]]:
+        target, spec = parse_camera_url(url)
+        return target, dict(spec.options)
+
+    assert parsed("camera://0") == ("camera:0", {})
+    assert parsed("camera:///a/b.avi?corners=1,2&fast=1") == (
         "/a/b.avi", {"corners": "1,2", "fast": "1"})
-    # a stream keeps its own query
-    assert parse_camera_url("camera://http://h:8080/video?x=1") == ("http://h:8080/video?x=1", {})
+    # a stream keeps its own query, and takes camera options after the last "?"
+    assert parsed("camera://http://h:8080/video?x=1") == ("http://h:8080/video?x=1", {})
+    assert parsed("camera://http://h:8080/video?x=1?fps=12") == (
+        "http://h:8080/video?x=1", {"fps": "12"})
 
 
 def test_watch_camera_video_real_time(data: Path) -> None:

@@ -189,3 +189,30 @@ def bump_matrix(at: float = 3.0, shift: tuple[float, float] = (30.0, -18.0)) -> 
     a = np.deg2rad(at)
     return np.array([[np.cos(a), -np.sin(a), shift[0]], [np.sin(a), np.cos(a), shift[1]],
                      [0.0, 0.0, 1.0]])
+
+
+def logo(img: Any, empty: Any, square: str, corners: str = SCHOLAR_CORNERS) -> Any:
+    """``img`` with a logo printed on ``square`` of its board (a dark red disc with a light
+    ring and letters, most of the square): drawn only where the square still looks as it does
+    in ``empty`` (a frame where it is empty), so that a piece standing on the logo hides it
+    as it would on a real board."""
+    c = parse_corners(corners).astype(np.float32)
+    file, rank = "abcdefgh".index(square[0]), 8 - int(square[1])
+    s = 100  # the logo is drawn on a 100-pixel square, then put in perspective
+    patch = np.zeros((s, s, 3), np.uint8)
+    mask = np.zeros((s, s), np.uint8)
+    cv2.circle(patch, (50, 50), 40, (40, 30, 150), -1)
+    cv2.circle(patch, (50, 50), 40, (220, 230, 235), 5)
+    cv2.putText(patch, "GK", (22, 63), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (230, 235, 240), 3)
+    cv2.circle(mask, (50, 50), 43, 255, -1)
+    board = np.float32([[0, 0], [8, 0], [8, 8], [0, 8]])
+    to_image = cv2.getPerspectiveTransform(board, c)
+    to_square = np.float32([[1.0 / s, 0, file], [0, 1.0 / s, rank], [0, 0, 1]])
+    m = to_image @ to_square
+    h, w = img.shape[:2]
+    drawn = cv2.warpPerspective(patch, m, (w, h), flags=cv2.INTER_LINEAR)
+    where = cv2.warpPerspective(mask, m, (w, h), flags=cv2.INTER_LINEAR) > 127
+    bare = np.abs(img.astype(np.int16) - empty.astype(np.int16)).max(axis=2) < 40
+    out = img.copy()
+    out[where & bare] = drawn[where & bare]
+    return out
