@@ -27,6 +27,16 @@ class FakeTime:
         return self.now
 
 
+def clocked(control: TimeControl) -> tuple[FakeTime, ChessClock, Recorder, Referee]:
+    """A standard game's referee, started, driving a clock on a fake time, and its updates."""
+    time = FakeTime()
+    clock = ChessClock(control, clock=time)
+    recorder = Recorder()
+    referee = Referee(Game("standard"), [recorder], clock=clock)
+    referee.start()
+    return time, clock, recorder, referee
+
+
 def move(referee: Referee, t: int, frm: str, to: str) -> None:
     referee.feed(Lift(t, frm))
     referee.feed(Place(t + 100, to))
@@ -71,11 +81,7 @@ def test_nothing_to_take_back() -> None:
 
 
 def test_take_back_of_an_adjudication_runs_the_clock_again() -> None:
-    time = FakeTime()
-    clock = ChessClock(TimeControl(60.0), clock=time)
-    recorder = Recorder()
-    referee = Referee(Game("standard"), [recorder], clock=clock)
-    referee.start()
+    time, clock, recorder, referee = clocked(TimeControl(60.0))
     move(referee, 0, "e2", "e4")
     played = referee.adjudicate("1/2-1/2", "agreed")
     assert played.text == "agreed" and referee.game.outcome.result == "1/2-1/2"
@@ -87,11 +93,7 @@ def test_take_back_of_an_adjudication_runs_the_clock_again() -> None:
 
 
 def test_board_set_resumes_the_clock_and_judges_the_board_anew() -> None:
-    time = FakeTime()
-    clock = ChessClock(TimeControl(60.0), clock=time)
-    recorder = Recorder()
-    referee = Referee(Game("standard"), [recorder], clock=clock)
-    referee.start()
+    time, clock, recorder, referee = clocked(TimeControl(60.0))
     referee.feed(Lift(0, "g1"))
     referee.feed(Place(100, "g3"))  # no knight move
     referee.tick(1000)
@@ -102,11 +104,7 @@ def test_board_set_resumes_the_clock_and_judges_the_board_anew() -> None:
 
 
 def test_pause_resume_and_add_time_are_published() -> None:
-    time = FakeTime()
-    clock = ChessClock(TimeControl(60.0), clock=time)
-    recorder = Recorder()
-    referee = Referee(Game("standard"), [recorder], clock=clock)
-    referee.start()
+    time, clock, recorder, referee = clocked(TimeControl(60.0))
     referee.pause("arbiter")
     time.now = 30.0
     assert clock.remaining(WHITE) == 60.0 and clock.paused == ("arbiter",)
@@ -182,11 +180,7 @@ def test_the_hubs_arbiter_commands_run_on_the_referee() -> None:
     """watch/run --hub: the hub's arbiter commands use the same public API as serve's page."""
     from referee.app.hub.link import arbiter_op, run_on_referee, status_of
 
-    time = FakeTime()
-    clock = ChessClock(TimeControl(60.0), clock=time)
-    recorder = Recorder()
-    referee = Referee(Game("standard"), [recorder], clock=clock)
-    referee.start()
+    time, clock, recorder, referee = clocked(TimeControl(60.0))
     move(referee, 0, "e2", "e4")
 
     def hub(**message: object) -> bool:
@@ -214,10 +208,7 @@ def test_the_hubs_arbiter_commands_run_on_the_referee() -> None:
 def test_a_take_back_puts_both_clocks_back_as_they_were_before_the_action(
         control: str, used: float, white_after_move: float, black_back: float,
         white_back: float, white_later: float) -> None:
-    time = FakeTime()
-    clock = ChessClock(TimeControl.parse(control), clock=time)
-    referee = Referee(Game("standard"), clock=clock)
-    referee.start()
+    time, clock, _, referee = clocked(TimeControl.parse(control))
     time.now = used
     move(referee, 0, "e2", "e4")
     assert clock.remaining(WHITE) == white_after_move and clock.running == BLACK
@@ -236,11 +227,7 @@ def test_a_take_back_puts_both_clocks_back_as_they_were_before_the_action(
 
 
 def test_a_flag_fall_taken_back_lifts_the_flag_and_waits_for_the_arbiters_time() -> None:
-    time = FakeTime()
-    clock = ChessClock(TimeControl(60.0), clock=time)
-    recorder = Recorder()
-    referee = Referee(Game("standard"), [recorder], clock=clock)
-    referee.start()
+    time, clock, recorder, referee = clocked(TimeControl(60.0))
     time.now = 61.0
     referee.tick(500)
     assert referee.game.outcome.result == "0-1" and clock.flagged == WHITE
@@ -263,10 +250,7 @@ def test_a_flag_fall_taken_back_lifts_the_flag_and_waits_for_the_arbiters_time()
 
 
 def test_a_move_made_during_the_arbiters_pause_runs_the_right_clock_after_it() -> None:
-    time = FakeTime()
-    clock = ChessClock(TimeControl(60.0, increment=2.0), clock=time)
-    referee = Referee(Game("standard"), clock=clock)
-    referee.start()
+    time, clock, _, referee = clocked(TimeControl(60.0, increment=2.0))
     time.now = 5.0
     referee.pause()
     move(referee, 0, "e2", "e4")  # played while time stands still
