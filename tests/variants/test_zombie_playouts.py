@@ -4,7 +4,8 @@ Playouts: ``GRAVEKEEPER_PLAYOUTS`` games (default 250; 1,000 with ``GRAVEKEEPER_
 uniformly random legal actions, to a finish or 300 plies; every state survives a position round
 trip, every game a record round trip.
 
-Leaks (a dedicated long run, ``GRAVEKEEPER_ZOMBIE_LEAK_GAMES`` games of 300 plies): after every
+Leaks (``GRAVEKEEPER_ZOMBIE_LEAK_GAMES`` games of 300 plies; default 30, 120 with
+``GRAVEKEEPER_LONG=1``): after every
 action, for White, Black and spectators,
 
 * every field of the view, serialised to JSON, is walked: burial squares appear only in the
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import random
 import re
 from typing import Any
@@ -45,7 +45,7 @@ from tests.playout import (
 )
 
 PLAYOUTS = playout_games(1000)
-LEAK_GAMES = int(os.environ.get("GRAVEKEEPER_ZOMBIE_LEAK_GAMES", "120"))
+LEAK_GAMES = playout_games(120, "GRAVEKEEPER_ZOMBIE_LEAK_GAMES")
 CHUNKS = 4  # parallel test workers share the games
 VIEWERS = (WHITE, BLACK, None)
 BURY_TEXT = re.compile(r"bury=([a-h][1-8])")
