@@ -27,7 +27,8 @@ from typing import Any, Final
 
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.rig import Rig, load_rig
-from referee.app.runner import SessionSettings
+from referee.app.errors import CommandParser
+from referee.app.runner import SessionSettings, add_board_arguments
 from referee.app.watch import run_live
 from referee.rules.errors import RefereeError
 
@@ -37,19 +38,14 @@ GAME_KEYS: Final = ("variant", "options", "seed", "clock", "settle", "clock_conf
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``gravekeeper run``."""
-    parser = argparse.ArgumentParser(prog="gravekeeper run")
+    parser = CommandParser(prog="gravekeeper run")
     parser.add_argument("--rig", required=True, help="rig file (TOML) naming the sensor, "
                         "LEDs, display, buttons and game defaults")
     parser.add_argument("--sensor", help="sensor URL instead of the rig's")
     parser.add_argument("--variant", help="variant instead of the rig's")
     parser.add_argument("--options", help="variant options (JSON) instead of the rig's")
-    parser.add_argument("--clock", help="time control instead of the rig's (e.g. 5+3)")
     parser.add_argument("--journal", help="journal file instead of the rig's")
-    parser.add_argument("--leds", help="LED backend instead of the rig's (e.g. mock)")
-    parser.add_argument("--display", help="display instead of the rig's (e.g. dummy)")
-    parser.add_argument("--hub", help="publish the public game to a club hub: "
-                        "mqtt://HOST:PORT[/EVENT] (docs/hub.md)")
-    parser.add_argument("--board", help="this board's id at the hub (default: the host name)")
+    add_board_arguments(parser)
     return parser
 
 

@@ -36,6 +36,7 @@ Hardware is opened here, in the app layer, never at import and never in ``refere
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import threading
 import time
@@ -50,6 +51,7 @@ from firmware_bridge.sensor import Sensor
 from hardware.buttons import ButtonStream, GpioButtons
 from hardware.clock import ChessClock, TimeControl
 from hardware.display.screen import ClockFace, Screen, format_time
+from referee.app.errors import int_in
 from referee.app.present import Presentation, Presenter
 from referee.live.session import ARBITER, Recorder, Referee, Subscriber, Update
 from referee.rules.game import Game
@@ -352,6 +354,30 @@ def _open_sensor(url: str, game: Game, rig: Rig | None, options: Mapping[str, An
     import firmware_bridge
 
     return firmware_bridge.open_sensor(url, rig=rig, **options)
+
+
+def add_live_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a command refereeing one sensor's game (``watch``, ``serve``): the game,
+    the rig and the settle time; then :func:`add_board_arguments`."""
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--options", help="variant options as a JSON object")
+    parser.add_argument("--rig", help="rig file (TOML) or built-in rig name: maps the board to "
+                        "squares and names the LEDs, display and buttons to drive")
+    parser.add_argument("--settle", type=int_in(0, 60_000), default=150,
+                        help="stillness before judging, ms")
+    add_board_arguments(parser)
+
+
+def add_board_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every command running a board shares (``watch``, ``serve``, ``run``): its
+    LEDs and display instead of the rig's, the time control, the club hub."""
+    parser.add_argument("--leds", help="LED backend instead of the rig's (e.g. board, mock)")
+    parser.add_argument("--display", help="display instead of the rig's (e.g. dummy, none)")
+    parser.add_argument("--clock", help="time control: 5+3 (minutes + increment in seconds), "
+                        "5d3 (simple delay), 5b3 (Bronstein delay) or 5")
+    parser.add_argument("--hub", help="publish the public game to a club hub: "
+                        "mqtt://HOST:PORT[/EVENT] (docs/hub.md)")
+    parser.add_argument("--board", help="this board's id at the hub (default: the host name)")
 
 
 @contextlib.contextmanager

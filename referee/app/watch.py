@@ -18,8 +18,8 @@ from typing import TextIO
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.rig import Rig, load_rig
 from hardware.errors import HardwareError
-from referee.app.errors import CommandParser, fail, int_in, whole_number
-from referee.app.runner import SessionSettings, open_session
+from referee.app.errors import CommandParser, fail, whole_number
+from referee.app.runner import SessionSettings, add_live_arguments, open_session
 from referee.live.journal import open_journal
 from referee.live.session import Referee, Update
 from referee.rules.errors import RefereeError
@@ -42,20 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line of ``gravekeeper watch``."""
     parser = CommandParser(prog="gravekeeper watch")
     parser.add_argument("url", help="sensor URL: replay://FILE, sim://..., serial://..., dgt://...")
-    parser.add_argument("--variant", default="standard")
-    parser.add_argument("--options", help="variant options as a JSON object")
     parser.add_argument("--seed", type=whole_number, default=0)
-    parser.add_argument("--rig", help="rig file (TOML) or built-in rig name: maps the board to "
-                        "squares and names the LEDs, display and buttons to drive")
-    parser.add_argument("--leds", help="LED backend instead of the rig's (e.g. mock, board)")
-    parser.add_argument("--display", help="display instead of the rig's (e.g. dummy)")
-    parser.add_argument("--clock", help="time control: 5+3 (minutes + increment in seconds), "
-                        "5d3 (simple delay), 5b3 (Bronstein delay) or 5")
-    parser.add_argument("--settle", type=int_in(0, 60_000), default=150,
-                        help="stillness before judging, ms")
-    parser.add_argument("--hub", help="publish the public game to a club hub: "
-                        "mqtt://HOST:PORT[/EVENT] (docs/hub.md)")
-    parser.add_argument("--board", help="this board's id at the hub (default: the host name)")
+    add_live_arguments(parser)
     parser.add_argument("--clock-confirm", action="store_true",
                         help="recognise a move only when its player presses the clock")
     parser.add_argument("--private", default="",

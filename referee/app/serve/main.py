@@ -35,7 +35,9 @@ from typing import Any, TextIO
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.rig import load_rig
 from hardware.errors import BackendUnavailable, DeviceNotFound, HardwareError
+from referee.app.errors import CommandParser, int_in
 from referee.app.listen import ListenError, bind_socket, ensure_certificate, public_host
+from referee.app.runner import add_live_arguments
 from referee.rules.errors import RefereeError
 from referee.rules.variants import make_variant
 
@@ -48,26 +50,16 @@ class ServeError(Exception):
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``gravekeeper serve``."""
-    parser = argparse.ArgumentParser(prog="gravekeeper serve")
+    parser = CommandParser(prog="gravekeeper serve")
     parser.add_argument("url", help="sensor URL: sim://..., serial://..., dgt://..., replay://..., "
                         "phone:// (the /camera page)")
-    parser.add_argument("--variant", default="standard")
-    parser.add_argument("--options", help="variant options as a JSON object")
-    parser.add_argument("--rig", help="rig file (TOML) or built-in rig name: maps the board to "
-                        "squares and names the LEDs, display and buttons to drive")
-    parser.add_argument("--leds", help="LED backend instead of the rig's (e.g. board, mock)")
-    parser.add_argument("--display", help="display instead of the rig's (e.g. dummy, none)")
-    parser.add_argument("--clock", help="time control, e.g. 5+3 (minutes + seconds)")
+    add_live_arguments(parser)
     parser.add_argument("--data", default="gravekeeper-data",
                         help="directory for the game store, tokens and certificate")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on")
-    parser.add_argument("--port", type=int, default=None,
+    parser.add_argument("--port", type=int_in(0, 65_535), default=None,
                         help="port (default 8443 with HTTPS, 8080 with --http; 0 = any free)")
     parser.add_argument("--http", action="store_true", help="plain HTTP (trusted network, tests)")
-    parser.add_argument("--settle", type=int, default=150, help="stillness before judging, ms")
-    parser.add_argument("--hub", help="publish the public game to a club hub: "
-                        "mqtt://HOST:PORT[/EVENT] (docs/hub.md)")
-    parser.add_argument("--board", help="this board's id at the hub (default: the host name)")
     parser.add_argument("--qr", choices=("auto", "yes", "no"), default="auto",
                         help="QR codes of the player pages on stderr (auto: when a terminal)")
     return parser
