@@ -128,7 +128,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.url.startswith("phone://"):
         from referee.app.serve.camera_page import open_camera_page
 
-        camera = open_camera_page(args.url, store.replay(stored), data / "tokens.json")
+        camera = open_camera_page(args.url, game, data / "tokens.json")  # (it copies the state)
     hub = Hub()
 
     def publish(views: dict[str, str]) -> None:
