@@ -25,6 +25,9 @@ from referee.live.session import Referee, Update
 from referee.rules.errors import RefereeError
 from referee.rules.game import Game
 
+#: Printed once a live sensor is open and has sent its first board (not for ``replay://``).
+READY_LINE = "# link: sensor ready"
+
 
 class TextOutput:
     """A subscriber that writes updates as watch lines."""
@@ -106,6 +109,10 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
         with open_session(url, game, settings, rig=rig, subscribers=subscribers, journal=journal,
                           sensor_options=options) as session:
             referee = session.referee
+            if not url.startswith("replay:"):
+                # the sensor is open and synced: a person (or a script) may start playing now
+                out.out.write(READY_LINE + "\n")
+                out.out.flush()
             if publisher is not None:
                 publisher.start(referee)  # the hub's arbiter commands run on the referee
             referee.start()

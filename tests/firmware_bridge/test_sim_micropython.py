@@ -182,7 +182,7 @@ def test_watch_referees_the_micropython_board_over_a_pty(micropython: str) -> No
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
-        time.sleep(0.5)  # the referee opens the port and reads the start position
+        _read_line(proc, "# link: sensor ready")  # the referee has the start position
         board.move("e2", "e4")
         _read_line(proc, "e2e4")
         board.move("g8", "f6")

@@ -20,6 +20,7 @@ import pytest
 from firmware_bridge.dgt_sim import DgtBoardEmulator
 from firmware_bridge.rig import builtin_rig
 from firmware_bridge.sim import STANDARD_START, SimulatedBoard
+from referee.app.watch import READY_LINE
 from referee.live.physical import physical_steps
 from referee.rules.game import Game
 
@@ -49,7 +50,9 @@ def watch(url: str, play: Callable[[], None], *args: str) -> list[str]:
     proc = subprocess.Popen([str(GRAVEKEEPER), "watch", url, *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(1.5)  # the board connects and sends its first snapshot
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # the board is connected and has sent its first board
+        assert first.strip() == READY_LINE, first
         play()
         time.sleep(1.0)  # the last move settles
         proc.send_signal(signal.SIGINT)
@@ -60,7 +63,7 @@ def watch(url: str, play: Callable[[], None], *args: str) -> list[str]:
             proc.wait()
     assert proc.returncode == 0, err
     assert "Traceback" not in err
-    return out.splitlines()
+    return [first.rstrip("\n"), *out.splitlines()]
 
 
 def test_watch_follows_our_board_in_real_time() -> None:
