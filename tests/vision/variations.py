@@ -13,6 +13,7 @@ recompressed, with hands over the board. These helpers make such recordings from
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +197,22 @@ def logo(img: Any, empty: Any, square: str, corners: str = SCHOLAR_CORNERS) -> A
     ring and letters, most of the square): drawn only where the square still looks as it does
     in ``empty`` (a frame where it is empty), so that a piece standing on the logo hides it
     as it would on a real board."""
+    h, w = img.shape[:2]
+    drawn, where, (y0, y1, x0, x1) = _logo_in_perspective(square, corners, w, h)
+    box = img[y0:y1, x0:x1]
+    bare = np.abs(box.astype(np.int16) - empty[y0:y1, x0:x1].astype(np.int16)).max(axis=2) < 40
+    put = where & bare
+    out = img.copy()
+    out[y0:y1, x0:x1][put] = drawn[put]
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _logo_in_perspective(square: str, corners: str, w: int, h: int
+                         ) -> tuple[Any, Any, tuple[int, int, int, int]]:
+    """The logo drawn on ``square`` in the picture's perspective and where it lies, both cut
+    to its box (y0, y1, x0, x1) of the picture: the same for every frame of a fixed camera,
+    so it is drawn once."""
     c = parse_corners(corners).astype(np.float32)
     file, rank = "abcdefgh".index(square[0]), 8 - int(square[1])
     s = 100  # the logo is drawn on a 100-pixel square, then put in perspective
@@ -209,10 +226,8 @@ def logo(img: Any, empty: Any, square: str, corners: str = SCHOLAR_CORNERS) -> A
     to_image = cv2.getPerspectiveTransform(board, c)
     to_square = np.float32([[1.0 / s, 0, file], [0, 1.0 / s, rank], [0, 0, 1]])
     m = to_image @ to_square
-    h, w = img.shape[:2]
     drawn = cv2.warpPerspective(patch, m, (w, h), flags=cv2.INTER_LINEAR)
     where = cv2.warpPerspective(mask, m, (w, h), flags=cv2.INTER_LINEAR) > 127
-    bare = np.abs(img.astype(np.int16) - empty.astype(np.int16)).max(axis=2) < 40
-    out = img.copy()
-    out[where & bare] = drawn[where & bare]
-    return out
+    ys, xs = np.nonzero(where)
+    y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+    return drawn[y0:y1, x0:x1], where[y0:y1, x0:x1], (y0, y1, x0, x1)
