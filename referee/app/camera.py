@@ -139,6 +139,9 @@ class CameraSensor(Sensor):
         self.tracker: Tracker | None = None
         self.latencies_ms: list[float] = []
         self._last_report = float("-inf")
+        #: after a withdrawal: how many actions of the camera's game were kept (the referee's
+        #: history may shrink to there for a moment: the camera's take-back, not the arbiter's)
+        self.withdrawn_to: int | None = None
 
     def _open(self) -> None:
         try:
@@ -238,6 +241,7 @@ class CameraSensor(Sensor):
             if gap > 0 and self._stop.wait(gap):
                 return False
         if withdrawn:
+            self.withdrawn_to = len(game.played) - len(states) + 1
             t = video_ms if self.fast else self._now_ms()
             self._emit(Withdraw(t, withdrawn))
             self._emit(_snapshot(t, states[0], index, names))
