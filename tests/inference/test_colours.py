@@ -205,3 +205,59 @@ def test_sense_records_colours_and_replays_them(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "d5=w" in proc.stdout
     assert read_event_file(out) == read_event_file(path)
+
+
+def _camera_game(variant: str, seed: int, turns: int = 40) -> tuple[list[str], list[str],
+                                                                     list[str]]:
+    """A random game seen as a camera reports it: one ``occupied`` snapshot with colours per
+    settled position, the victims never seen lifted. Promotions are to the piece the referee
+    takes when nobody chooses (the snapshots cannot tell it). Returns (actions played, actions
+    recognised, problem texts)."""
+    import random
+
+    from referee.rules import actions as A
+
+    rng = random.Random(seed)
+    truth, watched = Game(variant, seed=seed), Game(variant, seed=seed)
+    updates: list[Update] = []
+    referee = Referee(watched, [updates.append])
+    referee.start()
+    private = truth.variant.kinds_done_by(*A.OFF_BOARD)
+    chosen: list[str] = []
+    t = 0
+
+    def pick() -> None:
+        legal = [a for a in truth.legal() if a.promo in ("", "q", "Q")] or truth.legal()
+        chosen.append(truth.play(rng.choice(legal)).text)
+
+    for _ in range(turns):
+        if truth.outcome.result != "*" or not truth.legal():
+            break
+        before = truth.state
+        if truth.legal()[0].kind in private:  # a choice on a phone
+            secret = truth.variant.format_action(rng.choice(truth.legal()))
+            chosen.append(truth.play(secret).text)
+            referee.private_action(secret)
+        else:
+            pick()
+            while truth.outcome.result == "*" and truth.state.to_act == before.to_act and \
+                    truth.legal() and truth.legal()[0].kind in truth.variant.placing_kinds:
+                pick()
+        t += 1000
+        name = truth.variant.layout.name
+        referee.feed(Occupied(t, frozenset(name(s) for s in occupied(truth.state)),
+                              {name(s): "w" if c == WHITE else "b"
+                               for s, c in colours(truth.state).items() if c in (WHITE, BLACK)}))
+        referee.tick(t + 500)
+    referee.finish()
+    return chosen, watched.action_texts(), [u.text for u in updates if u.kind == "problem"]
+
+
+@pytest.mark.parametrize("variant", ["standard", "deadmans", "ghost", "zombie"])
+def test_random_games_seen_as_colour_snapshots(variant: str) -> None:
+    """Captures seen only as colour changes, Hell homes, ghost cells, zombies rising and
+    burials: every action recognised, no problem shown."""
+    for seed in range(3):
+        chosen, recognised, problems = _camera_game(variant, seed)
+        assert recognised == chosen, (variant, seed, problems)
+        assert not problems, (variant, seed, problems)
