@@ -502,7 +502,7 @@ class MoveInference:
         if self.confirm_with_clock:
             if self._matches(self.state):
                 return []  # a legal move on the board: it counts when its player presses
-            return self._check_problem()
+            return self._colour_problem() or self._check_problem()
         return self._judge_fresh()
 
     def _judge_again(self) -> list[Decision]:

@@ -78,6 +78,17 @@ def test_a_contradicting_colour_rules_the_outcome_out() -> None:
     assert texts(game, judge(inf, board, colours(board), t=3000)) == ["e2e4"]
 
 
+def test_a_contradicting_colour_with_clock_confirmed_moves() -> None:
+    """The same with moves counted at the clock press: the wrong colour is named, not an
+    illegal move."""
+    game = Game("standard")
+    board = after(game, "e2e4")
+    e4 = game.variant.layout.square("e4")
+    inf = MoveInference(game.variant, game.state, confirm_with_clock=True)
+    out = judge(inf, board, {**colours(board), e4: BLACK})
+    assert len(out) == 1 and isinstance(out[0], Problem) and out[0].text == "wrong piece on e4"
+
+
 def test_a_colour_contradicts_a_capture_the_hands_made() -> None:
     """Lifts and places (no colours) show exd5; a snapshot before the board settles says d5
     is still black: the capture is ruled out."""
