@@ -109,6 +109,10 @@ class Occupied(SensorEvent):
     def __hash__(self) -> int:
         return hash((self.t_ms, self.squares, frozenset(self.colours.items())))
 
+    def __reduce__(self) -> tuple[type[Occupied], tuple[int, frozenset[str], dict[str, str]]]:
+        # (the read-only view cannot be pickled or deep-copied itself)
+        return (Occupied, (self.t_ms, self.squares, dict(self.colours)))
+
 
 @dataclass(frozen=True, slots=True)
 class Button(SensorEvent):

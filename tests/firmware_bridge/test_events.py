@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -89,6 +92,11 @@ def test_occupied_colours_are_checked_and_read_only() -> None:
     assert ev.colours["e4"] == "w"
     with pytest.raises(TypeError):
         ev.colours["e4"] = "b"  # type: ignore[index]
+
+
+def test_occupied_events_copy_and_pickle() -> None:
+    for ev in (Occupied(1, frozenset({"e4", "d5"}), {"e4": "w"}), Occupied(2, frozenset())):
+        assert copy.deepcopy(ev) == ev and pickle.loads(pickle.dumps(ev)) == ev
 
 
 def test_bad_colour_says_what_is_wrong() -> None:
