@@ -32,6 +32,7 @@ from firmware_bridge.events import (
     Occupied,
     Place,
     SensorEvent,
+    Withdraw,
     format_event,
     parse_event_line,
     read_event_file,
@@ -46,7 +47,7 @@ __all__ = [
     "BadSensorUrl", "BoardDisconnected", "BoardNotFound", "BridgeError", "Button", "Die",
     "EventFormatError", "EventRecorder", "FrameError", "LedFrame", "LedsNotSupported", "Lift",
     "LinkState", "LinkStatus", "Occupied", "Place", "Rig", "RigError", "Sensor",
-    "SensorEvent", "SensorTimeout", "UnknownScheme",
+    "SensorEvent", "SensorTimeout", "UnknownScheme", "Withdraw",
     "builtin_rig", "format_event", "load_rig", "make_sensor", "open_sensor",
     "parse_event_line", "parse_rig", "read_event_file",
 ]

@@ -9,21 +9,30 @@ The text form, one event per line (see ``shared/sensing/EVENTS.md``)::
 
     <ms> lift <square>
     <ms> place <square> [<piece>]
-    <ms> occupied <square> <square> ...
+    <ms> occupied <square>[=<colour>] <square>[=<colour>] ...
     <ms> button <name>
     <ms> die <n>
 
-:class:`LinkState` is not part of that format: :func:`format_event` writes it as a ``#`` comment
-line, which readers ignore, so a recording keeps a trace of disconnects without changing the
-replayed stream.
+An ``occupied`` square may carry the colour of the piece on it, ``w`` or ``b`` (``e4=w``,
+``hell:d1=b``), when the sensor can tell it (a camera). Why ``=``: ``:`` already prefixes the
+region (``hell:d1``), and a square without ``=`` is exactly the line of a sensor that sees
+occupancy only, so every plain ``occupied`` line parses and is written as before. Colours are
+evidence, never required: a square without one says nothing about its piece. Colours let the
+referee see a capture made without lifting the victim (the square stays occupied, its colour
+changes) and rule out outcomes the colours contradict (docs/inference.md).
+
+:class:`LinkState` and :class:`Withdraw` are not part of that format: :func:`format_event`
+writes them as ``#`` comment lines, which readers ignore, so a recording keeps a trace of
+disconnects and withdrawals without changing the replayed stream.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Final
 
 from firmware_bridge.errors import EventFormatError
@@ -33,6 +42,11 @@ BUTTON_NAMES: Final = ("clock-white", "clock-black", "confirm", "back", "roll")
 
 #: Link states reported by :class:`LinkState`.
 LINK_STATES: Final = ("connected", "reconnecting", "closed")
+
+#: Piece colours an ``occupied`` square may carry: white, black.
+COLOURS: Final = ("w", "b")
+
+_NO_COLOURS: Final[Mapping[str, str]] = MappingProxyType({})
 
 # A square: optional lower-case region prefix, then a file letter and a rank digit; or `limbo`.
 _SQUARE_RE: Final = re.compile(r"(?:[a-z]+:)?[a-z][0-9]|limbo")
@@ -68,9 +82,36 @@ class Place(SensorEvent):
 
 @dataclass(frozen=True, slots=True)
 class Occupied(SensorEvent):
-    """A full snapshot: exactly ``squares`` are occupied now (sent on (re)connect or resync)."""
+    """A full snapshot: exactly ``squares`` are occupied now (sent on (re)connect or resync).
+
+    ``colours`` maps some of ``squares`` to the colour of the piece seen there (``w``, ``b``;
+    see :data:`COLOURS`), when the sensor can tell it; a square without one says nothing about
+    its piece. Stored as a read-only copy, so the event stays immutable (and hashable).
+
+    Raises:
+        ValueError: a colour other than ``w``/``b``, or for a square not in ``squares``.
+    """
 
     squares: frozenset[str] = field(default_factory=frozenset)
+    colours: Mapping[str, str] = field(default_factory=lambda: _NO_COLOURS)
+
+    def __post_init__(self) -> None:
+        colours = dict(self.colours)
+        for square, colour in colours.items():
+            if colour not in COLOURS:
+                raise ValueError(f"colour {colour!r} of {square} is not one of "
+                                 f"{', '.join(COLOURS)}")
+            if square not in self.squares:
+                raise ValueError(f"colour given for {square}, which is not occupied")
+        object.__setattr__(self, "colours", MappingProxyType(colours) if colours
+                           else _NO_COLOURS)
+
+    def __hash__(self) -> int:
+        return hash((self.t_ms, self.squares, frozenset(self.colours.items())))
+
+    def __reduce__(self) -> tuple[type[Occupied], tuple[int, frozenset[str], dict[str, str]]]:
+        # (the read-only view cannot be pickled or deep-copied itself)
+        return (Occupied, (self.t_ms, self.squares, dict(self.colours)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +140,18 @@ class LinkState(SensorEvent):
     detail: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Withdraw(SensorEvent):
+    """The sensor takes back what it reported: the last ``actions`` it showed (NOTATION.md
+    texts, oldest first) were a misreading, and the snapshots that follow show what was
+    really played. Not a board event: a camera sends it when a later steady picture shows
+    that a move it decoded was wrong (a piece put down on one square, then moved on); the
+    live runner takes those actions back from the referee when they are its last ones.
+    """
+
+    actions: tuple[str, ...]
+
+
 def _sorted_squares(squares: Iterable[str]) -> list[str]:
     # Region first (main region, no prefix, sorts first), then file, then rank: stable output.
     return sorted(squares, key=lambda s: (s.count(":"), s.partition(":")[0], s))
@@ -107,13 +160,14 @@ def _sorted_squares(squares: Iterable[str]) -> list[str]:
 def format_event(ev: SensorEvent, times: bool = True) -> str:
     """Return the EVENTS.md line for ``ev`` (no newline); the ``<ms>`` column only if ``times``.
 
-    :class:`LinkState` becomes a ``# link <state> [detail]`` comment line.
+    :class:`LinkState` becomes a ``# link <state> [detail]`` comment line, :class:`Withdraw`
+    a ``# withdraw <action> ...`` one.
 
     Raises:
         TypeError: ``ev`` is not one of the event classes of this module.
     """
     body = _format_body(ev)
-    if isinstance(ev, LinkState):
+    if isinstance(ev, LinkState | Withdraw):
         return body
     return f"{ev.t_ms} {body}" if times else body
 
@@ -124,13 +178,17 @@ def _format_body(ev: SensorEvent) -> str:
     if isinstance(ev, Place):
         return f"place {ev.square}" + (f" {ev.piece}" if ev.piece else "")
     if isinstance(ev, Occupied):
-        return " ".join(["occupied", *_sorted_squares(ev.squares)])
+        colours = ev.colours
+        return " ".join(["occupied", *(f"{sq}={colours[sq]}" if sq in colours else sq
+                                       for sq in _sorted_squares(ev.squares))])
     if isinstance(ev, Button):
         return f"button {ev.name}"
     if isinstance(ev, Die):
         return f"die {ev.face}"
     if isinstance(ev, LinkState):
         return f"# link {ev.state}" + (f" {ev.detail}" if ev.detail else "")
+    if isinstance(ev, Withdraw):
+        return " ".join(["# withdraw", *ev.actions])
     raise TypeError(f"not a sensor event: {ev!r}")
 
 
@@ -175,7 +233,7 @@ def _parse_tokens(tokens: list[str]) -> SensorEvent:
     if kind == "place":
         return _parse_place(t_ms, args)
     if kind == "occupied":
-        return Occupied(t_ms, frozenset(_check_square(s) for s in args))
+        return _parse_occupied(t_ms, args)
     if kind == "button":
         return Button(t_ms, _button_name(args))
     if kind == "die":
@@ -187,6 +245,21 @@ def _check_square(text: str) -> str:
     if not is_square(text):
         raise ValueError(f"{text!r} is not a square")
     return text
+
+
+def _parse_occupied(t_ms: int, args: list[str]) -> Occupied:
+    squares: set[str] = set()
+    colours: dict[str, str] = {}
+    for arg in args:
+        square, eq, colour = arg.partition("=")
+        squares.add(_check_square(square))
+        if not eq:
+            continue
+        if colour not in COLOURS:
+            raise ValueError(f"{arg!r}: colour {colour!r} is not w (white) or b (black)")
+        if colours.setdefault(square, colour) != colour:
+            raise ValueError(f"{square} is given two colours")
+    return Occupied(t_ms, frozenset(squares), colours)
 
 
 def _one_square(kind: str, args: list[str]) -> str:

@@ -138,6 +138,9 @@ CASES: list[tuple[str, Case, tuple[str, ...]]] = [
                                                                   + "9" * 30 + " place e4\n")],
      ("out of range",)),
     ("rig-endless", lambda t: ["sense", REPLAY, "--rig", "/dev/zero"], ("larger than",)),
+    ("event-colour-bad", lambda t: ["watch", "replay://" + write(t, "c.events",
+                                                                 "0 occupied e2=w e4=x\n")],
+     ("line 1", "'e4=x'", "colour 'x' is not w (white) or b (black)")),
     # output that cannot be written
     ("record-dev-full", lambda t: ["sense", REPLAY, "--fast", "--record", "/dev/full"],
      ("/dev/full",)),

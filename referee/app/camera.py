@@ -8,11 +8,20 @@ any board.
 
 What the camera sees becomes the events of any other board: after every settled frame that
 :class:`~referee.app.vision_track.Tracker` decodes (the same code as ``vision-track``), an
-``occupied`` snapshot of the board it shows, so the referee's own inference turns it into
-actions. A square whose piece changes colour while staying occupied (a capture) is first
-reported empty, then occupied, as a board would see the victim lifted; when one frame shows
+``occupied`` snapshot of the board it shows, with the colour of every piece (``e4=w``), so the
+referee's own inference turns it into actions; a capture is a square that changes colour while
+staying occupied. The colours are those of the tracker's decoded position, never the
+classifier's reading of one picture: a decoded position is a legal one that explains the
+picture, so its colours cannot make the referee reject the move it decoded, while one misread
+square could (a misread piece is already outvoted inside the decoder). When one frame shows
 several actions (a missed frame), each position is sent in turn, ``STEP_MS`` apart, so that the
 inference judges each on its own.
+
+When a later steady picture shows that decoded moves were wrong (the tracker takes them back:
+a piece put down on one square, photographed, then moved on), the camera sends a
+:class:`~firmware_bridge.events.Withdraw` of those moves (the live runner takes them back from
+the referee, :meth:`~referee.live.session.Referee.take_back`, when they are its last ones),
+the position they are taken back to, then the corrected positions.
 
 TARGET is a camera number (``camera://0``), a video file or a folder of frames
 (``camera:///path/game.mp4``), or a network stream (``camera://http://host:8080/video``,
@@ -28,6 +37,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -35,12 +45,14 @@ import cv2
 
 import firmware_bridge
 from firmware_bridge.errors import BadSensorUrl, BoardNotFound
-from firmware_bridge.events import Occupied
+from firmware_bridge.events import Occupied, Withdraw
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
 from firmware_bridge.urls import Url
 from firmware_bridge.urls import parse_url as parse_spec
 from referee.app.vision_track import Tracker, occupancy_of, orient_to_position
 from referee.rules.game import Game
+from referee.rules.pieces import BLACK, WHITE
+from referee.rules.state import State
 from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import Corners, parse_corners
 from vision.sources import NETWORK_SCHEMES, FolderSource, Frame, FrameSource, open_source
@@ -50,6 +62,7 @@ STEP_MS = 400  # between the positions of actions decoded from one frame
 OPTIONS = ("corners", "fast", "fps")
 MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
+COLOUR_LETTERS = {WHITE: "w", BLACK: "b"}  # a piece's colour as event files write it
 
 
 def parse_camera_url(url: str) -> tuple[str, Url]:
@@ -126,6 +139,9 @@ class CameraSensor(Sensor):
         self.tracker: Tracker | None = None
         self.latencies_ms: list[float] = []
         self._last_report = float("-inf")
+        #: after a withdrawal: how many actions of the camera's game were kept (the referee's
+        #: history may shrink to there for a moment: the camera's take-back, not the arbiter's)
+        self.withdrawn_to: int | None = None
 
     def _open(self) -> None:
         try:
@@ -208,9 +224,11 @@ class CameraSensor(Sensor):
     def _report(self, video_ms: int, count: int) -> bool:
         """Send the positions after each of the last ``count`` actions, STEP_MS apart: in
         the recording's own time when fast, else by the clock (waiting in between, so the
-        referee's ticks and the events share one clock). False when closed meanwhile."""
+        referee's ticks and the events share one clock); after the tracker took moves back,
+        first their withdrawal and the position before. False when closed meanwhile."""
         game = self._game
         index = self.tracker.decoder.index if self.tracker is not None else tuple(range(64))
+        withdrawn = self.tracker.withdrawn if self.tracker is not None else ()
         states = [game.state]
         for _ in range(count):
             parent = states[0].parent
@@ -222,18 +240,30 @@ class CameraSensor(Sensor):
             gap = self._last_report + STEP_MS / 1000.0 - self._clock()
             if gap > 0 and self._stop.wait(gap):
                 return False
-        for step, (old, new) in enumerate(zip(states, states[1:], strict=False)):
+        if withdrawn:
+            self.withdrawn_to = len(game.played) - len(states) + 1
+            t = video_ms if self.fast else self._now_ms()
+            self._emit(Withdraw(t, withdrawn))
+            self._emit(_snapshot(t, states[0], index, names))
+            video_ms += STEP_MS
+            if not self.fast and self._stop.wait(STEP_MS / 1000.0):
+                return False
+        for step, new in enumerate(states[1:]):
             if step and not self.fast and self._stop.wait(STEP_MS / 1000.0):
                 return False
-            a, b = occupancy_of(old, index), occupancy_of(new, index)
             t = video_ms + step * STEP_MS if self.fast else self._now_ms()
-            occupied = {names[k] for k in range(64) if b[k]}
-            swapped = {names[k] for k in range(64) if a[k] and b[k] and a[k] != b[k]}
-            if swapped:
-                self._emit(Occupied(t, frozenset(occupied - swapped)))
-            self._emit(Occupied(t, frozenset(occupied)))
+            self._emit(_snapshot(t, new, index, names))
         self._last_report = self._clock()
         return True
+
+
+def _snapshot(t_ms: int, state: State, index: Sequence[int], names: Sequence[str]) -> Occupied:
+    """The ``occupied`` snapshot of the camera's squares in ``state``, with the colour of each
+    white and black piece (a gray one, Afterlife's mercenary, has none)."""
+    colours = occupancy_of(state, index)
+    return Occupied(t_ms, frozenset(names[k] for k in range(64) if colours[k]),
+                    {names[k]: COLOUR_LETTERS[c] for k, c in enumerate(colours)
+                     if c in COLOUR_LETTERS})
 
 
 def open_sensor(url: str, game: Game, **options: Any) -> Sensor:

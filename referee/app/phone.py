@@ -313,7 +313,11 @@ class PhoneSensor(CameraSensor):
             return False
         texts, game = pending
         shorter, self._referee_length = len(texts) < self._referee_length, len(texts)
-        if not shorter and self.history()[:len(texts)] == texts:
+        # the referee taking back what this camera withdrew is not an arbiter's take-back
+        own = self.withdrawn_to is not None and len(texts) >= len(self._base) + self.withdrawn_to
+        if not shorter and len(texts) >= len(self.history()):
+            self.withdrawn_to = None  # the referee caught up with the correction
+        if (not shorter or own) and self.history()[:len(texts)] == texts:
             return False
         self._game, self._base = game, texts
         return True

@@ -9,6 +9,10 @@ game the same way, so the wiring lives here and nowhere else:
   sensor opened, the same scale as every event's ``t_ms``). A tick never counts as a board
   change: a board is judged once it has been still for the settle time, however often the
   loop ticks. A file replayed as fast as possible has no live time and is never ticked.
+* A sensor's :class:`~firmware_bridge.events.Withdraw` (a camera that found a move it decoded
+  wrong) takes those actions back from the referee through the arbiter's own
+  :meth:`~referee.live.session.Referee.take_back`, so the record, the clock, the journal and
+  every page follow as they do for the arbiter; the snapshots that follow are judged as any.
 * Buttons: presses on the sensor board arrive as sensor events (debounced by the board's
   firmware, milliseconds) and are fed as they come. Buttons wired to the Pi (gpiozero through
   :class:`hardware.buttons.ButtonStream`, debounced there, seconds) are turned into the same
@@ -45,7 +49,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from firmware_bridge.errors import SensorTimeout
-from firmware_bridge.events import Button
+from firmware_bridge.events import Button, Withdraw
 from firmware_bridge.rig import Rig
 from firmware_bridge.sensor import Sensor
 from hardware.buttons import ButtonStream, GpioButtons
@@ -100,11 +104,29 @@ class Pump:
                 self.referee.finish()
                 return False
             self._last_ms = max(self._last_ms, event.t_ms)
-            self.referee.feed(event)
+            if isinstance(event, Withdraw):
+                self.withdraw(event)
+            else:
+                self.referee.feed(event)
         self._pi_buttons()
         for callback in self.idle:
             callback()
         return True
+
+    def withdraw(self, event: Withdraw) -> int:
+        """The sensor takes back actions it showed (a camera that found a decoded move wrong):
+        take back from the referee those of them it applied, when they are its last actions
+        (the board as it settled before is judged first). Returns how many were taken back;
+        anything else the referee played (a choice made on a phone) is never taken back."""
+        referee = self.referee
+        referee.tick(event.t_ms)
+        played = [p.text for p in referee.game.played]
+        wanted = list(event.actions)
+        count = next(n for n in range(len(wanted), -1, -1)
+                     if n <= len(played) and played[len(played) - n:] == wanted[:n])
+        for _ in range(count):
+            referee.take_back()
+        return count
 
     def press(self, name: str) -> None:
         """A button pressed elsewhere (a phone's back / confirm): fed like a Pi button."""

@@ -555,6 +555,7 @@ class Tracker:
         #: actions each played (what :meth:`_retract` may take back)
         self._history: list[tuple[Any, int]] = []
         self.retracted = 0    # actions the last step took back before playing its moves
+        self.withdrawn: tuple[str, ...] = ()  # ... their texts, oldest first
         self.corrections = 0  # times accepted moves were taken back and replaced
         self._quiet = 0     # frames in a row that moved less than STILL_DIFF
         self._start_only = True  # no decision accepted yet: the reference is the start's
@@ -793,6 +794,7 @@ class Tracker:
     def _judge(self, warped: Any) -> list[Recognised]:
         self.settled += 1
         self.retracted = 0
+        self.withdrawn = ()
         change = change_map(self._reference, warped)
         tau = threshold(change)
         if float(change.max()) < tau:
@@ -868,6 +870,7 @@ class Tracker:
             self._reference = self._new_reference(warped, change, cand.squares)
             self._lost = 0
             self.retracted = undone
+            self.withdrawn = tuple(retracted) if undone else ()
             self.corrections += undone > 0
             return [Recognised(text, self.frames - 1, decision.score)
                     for text in self.decoder.accept(cand)]

@@ -20,11 +20,21 @@ How it works:
 * **Matching.** A candidate matches when the settled occupancy equals its prediction outside the
   consequence squares, every square whose piece changed without a change of occupancy (the
   victim of a capture) was lifted during the turn, and piece letters agree where the sensor
-  reports them. One match is accepted; candidates that differ only by promotion piece are
-  resolved by the sensor's letter, by buttons, or default to the first choice (a queen).
+  reports them, and so do piece colours (a camera's ``occupied e4=w``). One match is
+  accepted; candidates that differ only by promotion piece are resolved by the sensor's
+  letter, by buttons, or default to the first choice (a queen).
 * **Provisional moves.** A match that is the first half of a larger candidate (a rook move that
   starts a rook-first castling) is held until the player goes on, the opponent starts, or
   ``provisional_ms`` of stillness pass.
+* **Colours.** A sensor that tells piece colours (``occupied`` snapshots with ``e4=w``) gives
+  evidence, never a requirement: a square whose colour changes while it stays occupied was
+  emptied and filled again (a capture seen without the victim being lifted), and a candidate
+  whose player squares would hold the other colour is ruled out; a square without a colour
+  counts as today. Colours are checked only on the squares the player's own hand fills, never
+  on consequence squares (a zombie rising, a ghost cell the referee asks for), so a colour can
+  neither reveal nor require a secret: a Masquerade capture attempt puts the attacker's colour
+  on the square whether or not it succeeds, and gray pieces (Afterlife's mercenaries) are
+  never checked.
 * **Errors.** A settled board with a piece where none may be is reported once: an illegal move
   with the engine's reason, or the squares to empty and fill to get back to the last good state.
 
@@ -34,15 +44,18 @@ Squares are the variant layout's global indices; letters are NOTATION.md piece l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from referee.rules import actions as A
 from referee.rules.actions import Action
-from referee.rules.pieces import KING
+from referee.rules.pieces import BLACK, KING, WHITE
 from referee.rules.state import State
 from referee.rules.variant import Variant
+
+_NONE: Mapping[int, int] = MappingProxyType({})
 
 
 def promotion_order(variant: Variant[Any]) -> list[str]:
@@ -70,6 +83,8 @@ class Candidate:
             referee's business: a capture the rules leave empty (a ghost that takes on the
             board vanishes) or an origin the rules fill again (a zombie rising where the mover
             stood). The player may or may not have done that part yet; the referee asks.
+        colours: the piece colour (WHITE, BLACK) on the squares the player fills, for
+            sensors that tell colours; consequence squares and gray pieces are left out.
     """
 
     actions: tuple[Action, ...]
@@ -82,9 +97,11 @@ class Candidate:
     letters: tuple[tuple[int, str], ...]
     origins: tuple[tuple[int, int], ...] = ()
     must_lift: frozenset[int] = frozenset()
+    colours: tuple[tuple[int, int], ...] = ()
 
-    def matches(self, observed: frozenset[int], turn: _Turn, letters: dict[int, str],
-                slack: frozenset[int] = frozenset()) -> bool:
+    def matches(self, observed: frozenset[int], turn: _Turn, letters: Mapping[int, str],
+                slack: frozenset[int] = frozenset(),
+                colours: Mapping[int, int] = _NONE) -> bool:
         """Whether a settled board (``observed``, with ``turn``'s history) fits this candidate."""
         free = self.free | (slack - self.player)
         if observed - free != self.fixed - free:
@@ -93,7 +110,9 @@ class Candidate:
             return False
         if not all(turn.was_lifted(sq) for sq in self.must_lift):
             return False
-        return all(letters.get(sq, letter) == letter for sq, letter in self.letters)
+        if not all(letters.get(sq, letter) == letter for sq, letter in self.letters):
+            return False
+        return all(colours.get(sq, colour) == colour for sq, colour in self.colours)
 
 
 @dataclass(frozen=True)
@@ -260,6 +279,9 @@ class MoveInference:
         self.promotion_default = promotion_default
         self.observed = self.expected_occupancy(state)
         self.letters: dict[int, str] = {}
+        #: the piece colour (WHITE, BLACK) last seen on occupied squares, where the sensor
+        #: tells colours
+        self.colours: dict[int, int] = {}
         self._turn = _Turn()
         self._last_event_ms: int | None = None
         self._dirty = False
@@ -308,6 +330,7 @@ class MoveInference:
         out = self._advance(t_ms, change=True)
         self.observed = self.observed - {sq}
         self.letters.pop(sq, None)
+        self.colours.pop(sq, None)
         self._turn.lifted(sq)
         self._dirty = True
         return out
@@ -321,20 +344,40 @@ class MoveInference:
             self._turn.lifted(sq)
         self.observed = self.observed | {sq}
         self._turn.placed(sq)
+        self.colours.pop(sq, None)
         if letter:
             self.letters[sq] = letter
         self._dirty = True
         return out
 
-    def snapshot(self, t_ms: int, squares: Iterable[int]) -> list[Decision]:
-        """A full snapshot (after a reconnect): exactly ``squares`` are occupied."""
+    def snapshot(self, t_ms: int, squares: Iterable[int],
+                 colours: Mapping[int, int] = _NONE) -> list[Decision]:
+        """A full snapshot (after a reconnect, or a camera's picture): exactly ``squares``
+        are occupied; ``colours`` gives the piece colour (WHITE, BLACK) on some of them.
+
+        A square that stays occupied but shows another colour than before (the colour last
+        seen there, else the game's piece) was emptied and filled again: a capture seen
+        without the victim being lifted. Squares emptied count first, then those, then the
+        squares filled, so the capturer has left its square before its victim's is refilled.
+        """
         out = self._advance(t_ms, change=True)
         new = frozenset(squares) & self.sensed
+        board = self.state.board
+        swapped = []
+        for sq in sorted(new & self.observed):
+            seen = colours.get(sq)
+            before = self.colours.get(sq, board[sq] >> 4)
+            if seen in (WHITE, BLACK) and before in (WHITE, BLACK) and seen != before:
+                swapped.append(sq)
         for sq in sorted(self.observed - new):
             self._turn.lifted(sq)
+        for sq in swapped:
+            self._turn.lifted(sq)
+            self._turn.placed(sq)
         for sq in sorted(new - self.observed):
             self._turn.placed(sq)
         self.observed = new
+        self.colours = {sq: c for sq, c in colours.items() if sq in new and c in (WHITE, BLACK)}
         self._dirty = True
         return out
 
@@ -459,7 +502,7 @@ class MoveInference:
         if self.confirm_with_clock:
             if self._matches(self.state):
                 return []  # a legal move on the board: it counts when its player presses
-            return self._check_problem()
+            return self._colour_problem() or self._check_problem()
         return self._judge_fresh()
 
     def _judge_again(self) -> list[Decision]:
@@ -473,7 +516,9 @@ class MoveInference:
         matches = self._matches(self.state)
         if not matches:
             split = None if self.confirm_with_clock else self._split()
-            return self._check_problem() if split is None else split
+            if split is not None:
+                return split
+            return self._colour_problem() or self._check_problem()
         if len(matches) > 1:
             return self._ambiguous(matches)
         cand = matches[0]
@@ -538,7 +583,8 @@ class MoveInference:
         assert self._provisional is not None
         held, alternatives, _, mark = self._provisional
         fitting = [c for c in alternatives
-                   if c.matches(self.observed, self._turn, self.letters, self._outstanding)]
+                   if c.matches(self.observed, self._turn, self.letters, self._outstanding,
+                                self.colours)]
         if fitting:
             self._provisional = None
             return self._accept(fitting[0]) if len(fitting) == 1 else self._ambiguous(fitting)
@@ -618,8 +664,11 @@ class MoveInference:
         frm, to = action.frm, action.to
         expect = (before - {frm}) | {to}
         letter = self.variant.piece_letter(after.board[frm])
+        # the attacker stands on the square, as it would after a capture that succeeds: the
+        # colours cannot tell a failed attempt (a secret permutation) from a capture
+        colours = _colours_of(after.board, [to], after.board[frm])
         return Candidate((action,), after, expect, expect, frozenset(), frozenset({to}),
-                         frozenset({frm, to}), ((to, letter),), ((to, frm),))
+                         frozenset({frm, to}), ((to, letter),), ((to, frm),), colours=colours)
 
     def _correction_needed(self, move_under_way: bool = False) -> list[Decision]:
         """What the players must still change on the board. With ``move_under_way`` the squares
@@ -635,10 +684,15 @@ class MoveInference:
                            tuple(sorted(self._outstanding & expected)), wrong)]
 
     def _wrong_pieces(self) -> tuple[int, ...]:
-        """Squares where an identity sensor sees a different piece than the game has."""
+        """Squares where an identity sensor sees a different piece than the game has, or a
+        colour sensor a piece of the other colour."""
         board, letter = self.state.board, self.variant.piece_letter
-        return tuple(sorted(sq for sq, seen in self.letters.items()
-                            if sq in self.observed and board[sq] and seen != letter(board[sq])))
+        wrong = {sq for sq, seen in self.letters.items()
+                 if sq in self.observed and board[sq] and seen != letter(board[sq])}
+        wrong.update(sq for sq, seen in self.colours.items()
+                     if sq in self.observed and board[sq] >> 4 in (WHITE, BLACK)
+                     and seen != board[sq] >> 4)
+        return tuple(sorted(wrong))
 
     def _check_problem(self) -> list[Decision]:
         expected = self.expected_occupancy(self.state)
@@ -672,6 +726,15 @@ class MoveInference:
                 self._recheck_at = due
                 return []
         return self._report_once(tuple(sorted(extra)), tuple(sorted(missing)), wrong)
+
+    def _colour_problem(self) -> list[Decision]:
+        """The board fits a legal outcome but for the colours seen on the squares the player
+        filled: say which squares hold the wrong colour (nothing is applied)."""
+        if not self.colours:
+            return []
+        wrong = {sq for cand in self._matches(self.state, colours=_NONE)
+                 for sq, colour in cand.colours if self.colours.get(sq, colour) != colour}
+        return self._report_once((), (), tuple(sorted(wrong))) if wrong else []
 
     def _partial(self, expected: frozenset[int]) -> bool:
         """Whether every change on the board is one some legal outcome of the turn makes:
@@ -717,12 +780,13 @@ class MoveInference:
     # ------------------------------------------------------------------ candidates
 
     def _matches(self, state: State, observed: frozenset[int] | None = None,
-                 turn: _Turn | None = None, letters: dict[int, str] | None = None
-                 ) -> list[Candidate]:
+                 turn: _Turn | None = None, letters: Mapping[int, str] | None = None,
+                 colours: Mapping[int, int] | None = None) -> list[Candidate]:
         """Candidates from ``state`` that fit the board (default: as it is now)."""
         observed = self.observed if observed is None else observed
         turn = self._turn if turn is None else turn
         letters = self.letters if letters is None else letters
+        colours = self.colours if colours is None else colours
         placed = turn.last_place
         out = []
         for action in self.variant.legal_actions(state):
@@ -730,7 +794,7 @@ class MoveInference:
             if action.kind == A.MOVE and turn.was_lifted(action.frm) or (
                     action.kind in self.variant.placing_kinds and action.to in placed):
                 out += [c for c in self.candidates_of(state, action)
-                        if c.matches(observed, turn, letters, self._outstanding)]
+                        if c.matches(observed, turn, letters, self._outstanding, colours)]
         return out
 
     def _split(self) -> list[Decision] | None:
@@ -757,8 +821,9 @@ class MoveInference:
             touched = {sq for _, sq in rest}
             head = _Turn.replay(log[:mark], earlier)
             letters = {sq: x for sq, x in self.letters.items() if sq not in touched}
+            colours = {sq: c for sq, c in self.colours.items() if sq not in touched}
             board = _undo(self.observed, rest)
-            matches = self._matches(state, board, head, letters)
+            matches = self._matches(state, board, head, letters, colours)
             if len(matches) > 1:
                 best = max(head.agreement(c.origins) for c in matches)
                 matches = [c for c in matches if head.agreement(c.origins) == best]
@@ -854,8 +919,9 @@ class MoveInference:
         where = {ident: sq for sq, ident in enumerate(start.ids) if ident}
         origins = tuple((sq, where.get(after.ids[sq], -1)) for sq in sorted(player)
                         if after.board[sq])
+        colours = _colours_of(after.board, sorted(player - free))
         return Candidate(actions, after, expect, expect - free, free, touch, frozenset(player),
-                         letters, origins, must_lift)
+                         letters, origins, must_lift, colours)
 
     def _referee_filled(self, start: State, before: frozenset[int], actions: tuple[Action, ...],
                         after: State) -> frozenset[int]:
@@ -872,3 +938,15 @@ class MoveInference:
             if after.board[action.frm] and action.frm != action.to and action.frm not in later:
                 out.add(action.frm)  # something rose where the mover stood (a zombie)
         return frozenset(out & self.sensed)
+
+
+def _colours_of(board: Sequence[int], squares: Iterable[int],
+                piece: int | None = None) -> tuple[tuple[int, int], ...]:
+    """(square, colour) for the white and black pieces on ``squares`` (``piece``: the piece
+    standing on each instead of ``board``'s)."""
+    out = []
+    for sq in squares:
+        colour = (board[sq] if piece is None else piece) >> 4
+        if colour in (WHITE, BLACK):
+            out.append((sq, colour))
+    return tuple(out)

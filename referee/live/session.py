@@ -309,7 +309,10 @@ class Referee:
                 return inf.lift(event.t_ms, known[0]) if known[0] >= 0 else []
             if isinstance(event, Place):
                 return inf.place(event.t_ms, known[0], event.piece) if known[0] >= 0 else []
-            return inf.snapshot(event.t_ms, [s for s in known if s >= 0])
+            colours = {self._square(s): WHITE if c == "w" else BLACK
+                       for s, c in event.colours.items()}
+            colours.pop(-1, None)
+            return inf.snapshot(event.t_ms, [s for s in known if s >= 0], colours)
         if isinstance(event, Die | Button):
             # what the board showed before the press or the roll comes first
             self._handle(inf.tick(event.t_ms))

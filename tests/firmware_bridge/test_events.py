@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,6 +19,7 @@ from firmware_bridge.events import (
     Occupied,
     Place,
     SensorEvent,
+    Withdraw,
     format_event,
     iter_event_lines,
     parse_event_line,
@@ -55,10 +59,56 @@ def test_parse_each_kind() -> None:
 @pytest.mark.parametrize("line", [
     "lift e4", "x lift e4", "-1 lift e4", "5 jump e4", "5 lift", "5 lift e4 e5", "5 lift e44",
     "5 place e4 QQ", "5 button start", "5 die 7", "5 die", "5 occupied e4 banana",
+    "5 occupied e4=x", "5 occupied e4=", "5 occupied e4=W", "5 occupied e4=w e4=b",
+    "5 occupied =w", "5 occupied e4=wb",
 ])
 def test_bad_lines_name_the_line(line: str) -> None:
     with pytest.raises(EventFormatError, match=r"game.events:line 7: "):
         parse_event_line(line, 7, "game.events")
+
+
+def test_occupied_with_colours() -> None:
+    """``square=colour`` on some squares; plain squares parse and are written as before."""
+    line = "7 occupied e4=w a1 hell:d1=b e7=b"
+    ev = parse_event_line(line)
+    assert ev == Occupied(7, frozenset({"e4", "a1", "hell:d1", "e7"}),
+                          {"e4": "w", "hell:d1": "b", "e7": "b"})
+    assert format_event(ev) == "7 occupied a1 e4=w e7=b hell:d1=b"
+    assert isinstance(ev, Occupied) and ev.colours["e4"] == "w" and "a1" not in ev.colours
+    plain = parse_event_line("7 occupied e4 a1")
+    assert plain == Occupied(7, frozenset({"e4", "a1"})) and format_event(plain) == \
+        "7 occupied a1 e4"
+    assert hash(ev) != hash(plain)  # immutable and hashable, like every event
+
+
+def test_occupied_colours_are_checked_and_read_only() -> None:
+    with pytest.raises(ValueError, match="'x'"):
+        Occupied(0, frozenset({"e4"}), {"e4": "x"})
+    with pytest.raises(ValueError, match="e5, which is not occupied"):
+        Occupied(0, frozenset({"e4"}), {"e5": "w"})
+    given = {"e4": "w"}
+    ev = Occupied(0, frozenset({"e4"}), given)
+    given["e4"] = "b"  # the event keeps its own copy
+    assert ev.colours["e4"] == "w"
+    with pytest.raises(TypeError):
+        ev.colours["e4"] = "b"  # type: ignore[index]
+
+
+def test_occupied_events_copy_and_pickle() -> None:
+    for ev in (Occupied(1, frozenset({"e4", "d5"}), {"e4": "w"}), Occupied(2, frozenset())):
+        assert copy.deepcopy(ev) == ev and pickle.loads(pickle.dumps(ev)) == ev
+
+
+def test_bad_colour_says_what_is_wrong() -> None:
+    with pytest.raises(EventFormatError,
+                       match=r"line 2: 'e4=g': colour 'g' is not w \(white\) or b \(black\)"):
+        parse_event_line("3 occupied e2 e4=g", 2)
+
+
+def test_withdraw_is_a_comment_that_parses_to_nothing() -> None:
+    line = format_event(Withdraw(40, ("g1h3", "a7a6")))
+    assert line == "# withdraw g1h3 a7a6"
+    assert parse_event_line(line) is None
 
 
 def test_times_must_not_decrease() -> None:
@@ -84,6 +134,8 @@ events = st.one_of(
     st.builds(Lift, st.integers(0, 10**9), squares),
     st.builds(Place, st.integers(0, 10**9), squares, st.sampled_from([None, "K", "p", "m"])),
     st.builds(Occupied, st.integers(0, 10**9), st.frozensets(squares)),
+    st.dictionaries(squares, st.sampled_from(["w", "b", ""])).map(
+        lambda seen: Occupied(5, frozenset(seen), {s: c for s, c in seen.items() if c})),
     st.builds(Button, st.integers(0, 10**9), st.sampled_from(BUTTON_NAMES)),
     st.builds(Die, st.integers(0, 10**9), st.integers(1, 6)),
 )

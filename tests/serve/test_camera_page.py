@@ -368,3 +368,38 @@ def test_the_camera_follows_the_referees_game() -> None:
         sensor.follow(referee)
         _judged(sensor, frame)
         assert sensor.history() == ("e2e4", "d7d5") and sensor.tracker is not tracker
+
+
+def test_the_referee_taking_back_what_the_camera_withdrew_is_not_an_arbiters_take_back() -> None:
+    """The camera withdrew a move it decoded (the piece was moved on) and played the right one:
+    the referee's history, shorter for a moment while it takes the move back, is the start of
+    the camera's; the camera keeps its game and its picture. A later take-back by the arbiter
+    is one again."""
+    frame = cv2.imdecode(np.frombuffer(_jpeg(), np.uint8), cv2.IMREAD_COLOR)
+    referee = Game("standard")
+    with PhoneSensor("phone://?corners=20,20,300,20,300,220,20,220",
+                     Game(referee.variant, state=referee.state)).open() as sensor:
+        sensor.page_connected(320, 240)
+        _judged(sensor, frame)
+        tracker = sensor.tracker
+        assert tracker is not None
+        for text in ("e2e4", "e7e5", "g1h3"):
+            referee.play(text)
+            tracker.game.play(text)
+        sensor.follow(referee)
+        _judged(sensor, frame)
+        tracker.game.undo()
+        tracker.game.play("g1f3")  # what the camera's tracker does when it takes back
+        sensor.withdrawn_to = 2
+        referee.undo()  # the runner takes g1h3 back from the referee
+        sensor.follow(referee)
+        _judged(sensor, frame)
+        assert sensor.history() == ("e2e4", "e7e5", "g1f3") and sensor.tracker is tracker
+        referee.play("g1f3")
+        sensor.follow(referee)
+        _judged(sensor, frame)
+        assert sensor.withdrawn_to is None and sensor.tracker is tracker
+        referee.undo()  # the arbiter's take-back
+        sensor.follow(referee)
+        _judged(sensor, frame)
+        assert sensor.history() == ("e2e4", "e7e5") and sensor.tracker is not tracker

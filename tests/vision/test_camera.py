@@ -205,3 +205,34 @@ def test_watch_camera_finds_the_board_after_a_blank_frame(data: Path, tmp_path: 
     blank = np.full_like(stills[0], 90)
     folder = V.write_folder(tmp_path / "stills", [blank, *stills])
     assert _watch(f"camera://{folder}?fast=1") == MOVES
+
+
+def test_camera_snapshots_carry_the_decoded_colours(data: Path, tmp_path: Path) -> None:
+    """Each position the camera decodes is one ``occupied`` snapshot with the colour of every
+    piece (from the decoded position): the capture 4. Qxf7 is one snapshot in which f7 turns
+    white, not a victim sent lifted first."""
+    from firmware_bridge.events import Occupied
+    from referee.app.camera import CameraSensor
+
+    rng = np.random.default_rng(11)
+    folder = V.write_folder(tmp_path / "stills",
+                            V.scholar_stills(data / "videos" / "scholarsmate.avi", rng))
+    truth = Game("standard")
+    expected = []
+    for m in MOVES:
+        truth.play(m)
+        board = truth.state.board
+        names = [f"{'abcdefgh'[k % 8]}{k // 8 + 1}" for k in range(64)]
+        expected.append({names[k]: "w" if board[k] >> 4 == 1 else "b"
+                         for k in range(64) if board[k]})
+    sensor = CameraSensor(f"camera://{folder}?corners=0,0,480,0,480,480,0,480&fast=1",
+                          Game("standard")).open()
+    try:
+        seen = []
+        while (ev := sensor.get(timeout=60)) is not None:
+            if isinstance(ev, Occupied):
+                assert set(ev.colours) == set(ev.squares)
+                seen.append(dict(ev.colours))
+    finally:
+        sensor.close()
+    assert seen == expected

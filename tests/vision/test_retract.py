@@ -5,6 +5,8 @@ the real video's squares."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,8 @@ from referee.app.vision_track import Tracker
 from referee.rules.game import Game
 from tests.vision import variations as V
 from vision.geometry import parse_corners
+
+EXE = str(Path(sys.executable).with_name("gravekeeper"))
 
 
 def _with_detour(data: Path, seed: int, at: int) -> tuple[list[str], list[Any]]:
@@ -66,3 +70,25 @@ def test_a_transposition_keeps_the_record(data: Path) -> None:
     for im in images:
         tracker.step(im)
     assert tracker.game.action_texts() == moves
+
+
+def test_watch_camera_takes_back_a_wrong_move_in_real_time(data: Path, tmp_path: Path) -> None:
+    """The detour through ``gravekeeper watch camera://FOLDER?fps=4`` as a real process, in
+    real time: the referee accepts the move first put down on the wrong square (the camera
+    decoded it), the camera withdraws it when the next picture shows the piece moved on, the
+    referee takes it back (the arbiter's take-back) and the corrected position is the real
+    move: the record is the game played, with no problem on the way."""
+    moves, images = _with_detour(data, 5, 6)
+    folder = V.write_folder(tmp_path / "stills", images)
+    proc = subprocess.run(
+        [EXE, "watch", f"camera://{folder}?corners=0,0,480,0,480,480,0,480&fps=4"],
+        capture_output=True, text=True, timeout=180, check=False)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[-1] == "# moves: " + " ".join(moves)
+    game = Game("standard")
+    for m in moves[:6]:
+        game.play(m)
+    wrong = next(t for t in game.legal_texts() if t[:2] == moves[6][:2] and t != moves[6])
+    assert f"# takeback: took back {wrong}" in lines
+    assert not [ln for ln in lines if ln.startswith("# problem")]
