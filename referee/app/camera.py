@@ -40,6 +40,7 @@ from firmware_bridge.sensor import Clock, Sensor, StoppableThread
 from firmware_bridge.urls import Url
 from firmware_bridge.urls import parse_url as parse_spec
 from referee.app.vision_track import Tracker, occupancy_of, orient_to_position
+from referee.app.vision_view import find_second, view_of
 from referee.rules.game import Game
 from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import Corners, parse_corners
@@ -47,7 +48,7 @@ from vision.sources import NETWORK_SCHEMES, FolderSource, Frame, FrameSource, op
 
 SCHEME = "camera://"
 STEP_MS = 400  # between the positions of actions decoded from one frame
-OPTIONS = ("corners", "fast", "fps")
+OPTIONS = ("corners", "corners2", "fast", "fps")
 MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
 
@@ -86,14 +87,14 @@ def parse_camera_url(url: str) -> tuple[str, Url]:
     return target, spec
 
 
-def corners_option(spec: Url) -> Corners | None:
-    """Option ``corners=x1,y1,...,x4,y4`` (a8, h8, h1, a1, pixels) of ``spec``; None when
-    not given.
+def corners_option(spec: Url, key: str = "corners") -> Corners | None:
+    """Option ``corners=x1,y1,...,x4,y4`` (a8, h8, h1, a1, pixels) of ``spec`` (``key``:
+    ``corners2`` for a second board); None when not given.
 
     Raises:
         spec's error: not 8 finite numbers, or corners enclosing no board.
     """
-    text = spec.options.get("corners")
+    text = spec.options.get(key)
     if text is None:
         return None
     try:
@@ -103,7 +104,7 @@ def corners_option(spec: Url) -> Corners | None:
         return parse_corners([values[i:i + 2] for i in range(0, 8, 2)])
     except (VisionError, ValueError) as err:
         shown = text if len(text) <= 30 else text[:30] + "..."
-        raise spec.fail(f"option corners={shown!r}: {err}") from None
+        raise spec.fail(f"option {key}={shown!r}: {err}") from None
 
 
 class CameraSensor(Sensor):
@@ -120,6 +121,8 @@ class CameraSensor(Sensor):
         #: frames a second of a folder (or instead of a video's own rate); 0: the default
         self.fps = spec.number("fps", 0.0, 0.0, MAX_FPS)
         self.corners = corners_option(spec)
+        #: a second board's corners (a variant with one); None: found beside the first
+        self.corners2 = corners_option(spec, "corners2")
         self._game = Game(game.variant, seed=game.seed, state=game.state)
         self._source: FrameSource | None = None
         self._thread: StoppableThread | None = None
@@ -162,7 +165,10 @@ class CameraSensor(Sensor):
             from vision.locate import locate_board
 
             corners = orient_to_position(frame, locate_board(frame), self._game)
-        return Tracker(corners, stills=stills, game=self._game)
+        others = [self.corners2] if self.corners2 is not None else []
+        if not others and view_of(self._game.variant).blocks:
+            others = [find_second(frame, corners)]  # BoardNotFoundError: the next frames
+        return Tracker(corners, stills=stills, game=self._game, others=others)
 
     def _run(self, stop: threading.Event) -> None:
         source = self._source
@@ -217,7 +223,8 @@ class CameraSensor(Sensor):
             if parent is None:
                 break
             states.insert(0, parent)
-        names = [f"{'abcdefgh'[k % 8]}{k // 8 + 1}" for k in range(64)]
+        layout = game.variant.layout
+        names = [layout.name(k) for k in index]
         if not self.fast:  # frames that came in a burst: keep positions apart for the referee
             gap = self._last_report + STEP_MS / 1000.0 - self._clock()
             if gap > 0 and self._stop.wait(gap):
@@ -227,8 +234,8 @@ class CameraSensor(Sensor):
                 return False
             a, b = occupancy_of(old, index), occupancy_of(new, index)
             t = video_ms + step * STEP_MS if self.fast else self._now_ms()
-            occupied = {names[k] for k in range(64) if b[k]}
-            swapped = {names[k] for k in range(64) if a[k] and b[k] and a[k] != b[k]}
+            occupied = {names[k] for k in range(len(index)) if b[k]}
+            swapped = {names[k] for k in range(len(index)) if a[k] and b[k] and a[k] != b[k]}
             if swapped:
                 self._emit(Occupied(t, frozenset(occupied - swapped)))
             self._emit(Occupied(t, frozenset(occupied)))

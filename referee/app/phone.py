@@ -374,7 +374,7 @@ class PhoneSensor(CameraSensor):
             if occupancy_of(self._game.state, self.tracker.decoder.index) \
                     == self.tracker.decoder.occupancy():
                 # the same board (a choice made on a page): keep the picture, new position
-                self.tracker.decoder = Decoder(self._game)
+                self.tracker.decoder = Decoder(self._game, self.tracker.decoder.index)
                 self.tracker.game = self._game
             else:  # another board (a take-back): wait for a picture of it
                 reset = True

@@ -182,3 +182,32 @@ def extra_slot(i: int) -> tuple[int, int]:
 def square_slot(i: int) -> tuple[int, int]:
     """(row, column) in the composite picture of visible square ``i``."""
     return (7 - i // 8, i % 8) if i < 64 else extra_slot(i)
+
+
+def find_second(frame: Any, corners: Corners) -> Corners:
+    """The corners (a8, h8, h1, a1) of a second board in ``frame`` beside the first one
+    (``corners``): the first board and the squares around it are painted over with the
+    picture's median colour, the board finder (:func:`vision.locate.locate_board`) looks at
+    what is left, and of the four labellings of what it finds the one the same way round as
+    the first board is kept (a second board stands beside the first as it does: its rank 1 on
+    White's side).
+
+    Raises:
+        BoardNotFoundError: no second board in the picture.
+    """
+    from vision.locate import locate_board
+
+    pad = MARGIN + 0.5
+    wide = np.array([[-pad, -pad], [8 + pad, -pad], [8 + pad, 8 + pad], [-pad, 8 + pad]],
+                    dtype=np.float32) * SQUARE
+    to_image = np.linalg.inv(homography(corners))
+    outline = cv2.perspectiveTransform(wide.reshape(-1, 1, 2).astype(np.float64), to_image)
+    masked = np.array(frame, copy=True)
+    fill = np.median(masked.reshape(-1, masked.shape[2]), axis=0)
+    cv2.fillConvexPoly(masked, np.round(outline.reshape(-1, 2)).astype(np.int32),
+                       tuple(float(v) for v in fill))
+    found = locate_board(masked)
+    target = corners - corners.mean(axis=0) + found.mean(axis=0)
+    turns = [np.roll(found, -k, axis=0) for k in range(4)]
+    best = min(turns, key=lambda c: float(((c - target) ** 2).sum()))
+    return np.asarray(best, dtype=np.float32)

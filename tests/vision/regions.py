@@ -21,8 +21,14 @@ import numpy as np
 
 from referee.rules.game import Game
 from referee.rules.pieces import WHITE, colour_of
-from tests.vision.variations import SCHOLAR_STILLS, SIZE, _library, compose, video_frames
-from tests.vision.variations import warp_jittered
+from tests.vision.variations import (
+    SCHOLAR_STILLS,
+    SIZE,
+    _library,
+    compose,
+    video_frames,
+    warp_jittered,
+)
 
 S = SIZE // 8
 RING_BGR = (62, 96, 138)  # a wooden frame
