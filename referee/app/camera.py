@@ -39,8 +39,9 @@ from firmware_bridge.events import Occupied
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
 from firmware_bridge.urls import Url
 from firmware_bridge.urls import parse_url as parse_spec
-from referee.app.vision_track import Tracker, occupancy_of, orient_to_position
+from referee.app.vision_track import Decoder, Tracker, occupancy_of, orient_to_position
 from referee.app.vision_view import find_second, view_of
+from referee.rules import actions as A
 from referee.rules.game import Game
 from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import Corners, parse_corners
@@ -124,11 +125,62 @@ class CameraSensor(Sensor):
         #: a second board's corners (a variant with one); None: found beside the first
         self.corners2 = corners_option(spec, "corners2")
         self._game = Game(game.variant, seed=game.seed, state=game.state)
+        # The camera's copy of the game follows the referee's (see follow()): the referee's
+        # history when the copy was made, and the latest one handed over by the game thread.
+        self._base = tuple(p.text for p in game.played)
+        self._referee_length = len(self._base)
+        self._follow: tuple[tuple[str, ...], Game] | None = None
+        self._follow_lock = threading.Lock()
         self._source: FrameSource | None = None
         self._thread: StoppableThread | None = None
         self.tracker: Tracker | None = None
         self.latencies_ms: list[float] = []
         self._last_report = float("-inf")
+
+    def follow(self, game: Game) -> None:
+        """The referee's game changed (called on the game's owner thread after each change:
+        ``referee.app.runner`` subscribes every sensor that has this method).
+
+        The camera decodes against its own copy of the game; it adopts the referee's position
+        (before its next frame) when the referee's history is no longer the start of the
+        camera's (a choice the camera cannot see: a die roll, an assignment, a pass, chosen on
+        a page, with buttons or ``--private``; or a move the referee judged otherwise) or got
+        shorter (an arbiter's take-back).
+        """
+        texts = tuple(p.text for p in game.played)
+        copy = Game(game.variant, seed=game.seed, state=game.state)
+        with self._follow_lock:
+            self._follow = (texts, copy)
+
+    def history(self) -> tuple[str, ...]:
+        """The actions of the camera's copy of the game (the referee's, then its own)."""
+        return self._base + tuple(p.text for p in self._game.played)
+
+    def _adopt(self) -> bool:
+        """Apply the referee's latest game (sensor thread); True when the copy changed."""
+        with self._follow_lock:
+            pending, self._follow = self._follow, None
+        if pending is None:
+            return False
+        texts, game = pending
+        shorter, self._referee_length = len(texts) < self._referee_length, len(texts)
+        if not shorter and self.history()[:len(texts)] == texts:
+            return False
+        self._game, self._base = game, texts
+        return True
+
+    def _take_over(self) -> bool:
+        """Before a frame: adopt the referee's game (:meth:`_adopt`). On the same board (a
+        choice the camera cannot see) the tracker goes on from the new position with its
+        picture; False when the board differs (a take-back): the tracker must start again."""
+        if not self._adopt() or self.tracker is None:
+            return True
+        tracker = self.tracker
+        if occupancy_of(self._game.state, tracker.decoder.index) != tracker.decoder.occupancy():
+            return False
+        tracker.decoder = Decoder(self._game, tracker.decoder.index)
+        tracker.game = self._game
+        return True
 
     def _open(self) -> None:
         try:
@@ -196,6 +248,11 @@ class CameraSensor(Sensor):
                             raise
                         n += 1
                         continue
+                if not self._take_over():  # a take-back: a new picture of the position
+                    tracker = self.tracker
+                    assert tracker is not None
+                    self.tracker = Tracker(tracker.corners, stills=stills, game=self._game,
+                                           others=tracker.others)
                 # the frame's time: its position in a recording, its arrival from a camera
                 at = self._clock() if live else n * frame_ms / 1000.0
                 n += 1
@@ -243,12 +300,30 @@ class CameraSensor(Sensor):
         return True
 
 
-def open_sensor(url: str, game: Game, **options: Any) -> Sensor:
+def check_rolls(url: str, game: Game, rolls: bool) -> None:
+    """Refuse a camera for a variant played with a die when nothing else can roll it
+    (``rolls`` False: no players' pages, no roll button): the camera sees where the die
+    stands, not its face, so the game would stop at its first roll.
+
+    Raises:
+        BadSensorUrl: one line saying so and what to use instead.
+    """
+    kinds = game.variant.kinds_done_by(A.DIE)
+    if kinds and not rolls:
+        raise BadSensorUrl(
+            f"{url[:120]}: a camera cannot read a die's face, and variant "
+            f"{game.variant.name!r} needs it ({'/'.join(sorted(kinds))}): referee it under "
+            "`gravekeeper serve` (the players' pages roll) or with a rig that has a roll button")
+
+
+def open_sensor(url: str, game: Game, *, rolls: bool = True, **options: Any) -> Sensor:
     """Open the sensor at ``url``: a camera here, any other kind through firmware_bridge.
+    ``rolls``: something besides the camera can roll a die (:func:`check_rolls`).
 
     Raises:
         BridgeError: the URL is not understood or the sensor cannot be opened.
     """
     if url.startswith(SCHEME):
+        check_rolls(url, game, rolls)
         return CameraSensor(url, game).open()
     return firmware_bridge.open_sensor(url, **options)

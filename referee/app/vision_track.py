@@ -491,9 +491,11 @@ class Decoder:
             after = occupancy_of(variant.apply(state, action), self.index)
             return any(before[i] != after[i] for i in touching)
 
+        made_on_board = variant.board_kinds  # a roll, an assignment, a pass: never seen, only followed
+
         def walk(state: State, actions: tuple[Action, ...]) -> None:
             for a in variant.legal_actions(state):
-                if not touches(state, a):
+                if a.kind not in made_on_board or not touches(state, a):
                     continue
                 nxt = variant.apply(state, a)
                 seq = (*actions, a)
