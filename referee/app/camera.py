@@ -39,7 +39,13 @@ from firmware_bridge.events import Occupied
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
 from firmware_bridge.urls import Url
 from firmware_bridge.urls import parse_url as parse_spec
-from referee.app.vision_track import Decoder, Tracker, occupancy_of, orient_to_position
+from referee.app.vision_track import (
+    Decoder,
+    Tracker,
+    attempt_picture,
+    occupancy_of,
+    orient_to_position,
+)
 from referee.app.vision_view import find_second, view_of
 from referee.rules import actions as A
 from referee.rules.game import Game
@@ -259,6 +265,14 @@ class CameraSensor(Sensor):
                 before = self._clock()
                 moves = self.tracker.step(frame, at)
                 self._set_status(last_heard=self._clock())
+                if self.tracker.put_back:  # a failed attempt's pieces are back: say so
+                    self.tracker.put_back = False
+                    index = self.tracker.decoder.index
+                    names = [self._game.variant.layout.name(k) for k in index]
+                    seen = occupancy_of(self._game.state, index)
+                    self._emit(Occupied(int(n * frame_ms) if self.fast else self._now_ms(),
+                                        frozenset(names[k] for k in range(len(index))
+                                                  if seen[k])))
                 if moves:
                     self.latencies_ms.append((self._clock() - before) * 1000.0)
                     if not self._report(int(n * frame_ms), len(moves)):
@@ -290,6 +304,9 @@ class CameraSensor(Sensor):
             if step and not self.fast and self._stop.wait(STEP_MS / 1000.0):
                 return False
             a, b = occupancy_of(old, index), occupancy_of(new, index)
+            if a == b and new.action is not None:  # a failed attempt: the capture was made
+                shown = attempt_picture(new.action, a, index)
+                b = a if shown is None else tuple(int(v) for v in shown)
             t = video_ms + step * STEP_MS if self.fast else self._now_ms()
             occupied = {names[k] for k in range(len(index)) if b[k]}
             swapped = {names[k] for k in range(len(index)) if a[k] and b[k] and a[k] != b[k]}

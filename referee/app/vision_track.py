@@ -60,7 +60,7 @@ import cv2
 import numpy as np
 
 from referee.app.vision_view import CameraView, square_slot, view_of
-from referee.rules.actions import Action
+from referee.rules.actions import MOVE, Action
 from referee.rules.errors import RefereeError
 from referee.rules.game import Game
 from referee.rules.state import State
@@ -136,6 +136,9 @@ class Candidate:
     #: squares whose piece changes but not its colour (taken and retaken): they may look
     #: changed or not, and count neither way
     optional: np.ndarray[Any, np.dtype[np.bool_]] | None = None
+    #: a capture attempt the rules turn down: the picture is the capture made on the board,
+    #: the position stays (the player puts both pieces back)
+    attempt: bool = False
 
     @property
     def squares(self) -> frozenset[int]:
@@ -446,6 +449,21 @@ def _forgiven(change: np.ndarray[Any, Any], tau: float, explained: np.ndarray[An
     return bool(strong.any()) and not _occluded(change, tau, explained).any()
 
 
+def attempt_picture(action: Action, before: Sequence[int] | np.ndarray[Any, Any],
+                    index: Sequence[int]) -> np.ndarray[Any, np.dtype[np.int64]] | None:
+    """What the camera sees of a move that changes nothing (a capture attempt the rules turn
+    down): ``before`` (colours of the visible squares ``index``) with the mover taken from its
+    square to the target's. None when it is no move between two visible squares."""
+    if action.kind != MOVE or action.frm not in index or action.to not in index:
+        return None
+    frm, to = index.index(action.frm), index.index(action.to)
+    if not before[frm] or frm == to:
+        return None
+    shown = np.array(before, dtype=np.int64)
+    shown[to], shown[frm] = shown[frm], 0
+    return shown
+
+
 class Decoder:
     """Chooses which legal board a settled frame shows, from the game's current position.
 
@@ -466,6 +484,10 @@ class Decoder:
                    start: np.ndarray[Any, Any], pieces: np.ndarray[Any, Any]) -> Candidate:
         colour = np.asarray(occupancy_of(state, self.index), dtype=np.int64)
         mask = colour != start
+        if len(actions) == 1 and not mask.any():
+            shown = attempt_picture(actions[0], start, self.index)
+            if shown is not None:  # a failed attempt: the capture is made, then undone
+                return Candidate(actions, shown != start, shown, None, attempt=True)
         optional = (np.asarray(pieces_of(state, self.index)) != pieces) & ~mask
         return Candidate(actions, mask, colour, optional if optional.any() else None)
 
@@ -491,7 +513,7 @@ class Decoder:
             after = occupancy_of(variant.apply(state, action), self.index)
             return any(before[i] != after[i] for i in touching)
 
-        made_on_board = variant.board_kinds  # a roll, an assignment, a pass: never seen, only followed
+        made_on_board = variant.board_kinds  # a roll, an assignment, a pass: only followed
 
         def walk(state: State, actions: tuple[Action, ...]) -> None:
             for a in variant.legal_actions(state):
@@ -647,6 +669,10 @@ class Tracker:
         self._quiet = 0     # frames in a row that moved less than STILL_DIFF
         self._start_only = True  # no decision accepted yet: the reference is the start's
         self.rebased = 0    # times the reference picture was taken anew (light changed)
+        self._attempt_shown = False  # a failed attempt was accepted; its pieces not yet back
+        #: set when a settled board shows the pieces of a failed attempt put back (the camera
+        #: sensor reports the board then, and clears it)
+        self.put_back = False
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
         """Every candidate as (actions, changed squares) (for tests)."""
@@ -937,6 +963,8 @@ class Tracker:
         change = change_map(self._reference, warped)
         tau = threshold(change)
         if float(change.max()) < tau:
+            if self._attempt_shown:  # the pieces of a failed attempt are back
+                self._attempt_shown, self.put_back = False, True
             self._heal(warped)
             self._reference = warped  # nothing moved: follow slow lighting drift
             self._lost = 0
@@ -962,7 +990,11 @@ class Tracker:
         self._start_only = False
         self._history.append((self._reference, len(cand.actions)))
         del self._history[:-RETRACT_DEPTH]
-        self._reference = self._new_reference(warped, change, cand.squares)
+        if cand.attempt:  # the pieces go back: the picture before it stays the reference
+            self._attempt_shown = True
+        else:
+            self._attempt_shown = False
+            self._reference = self._new_reference(warped, change, cand.squares)
         done = [Recognised(text, self.frames - 1, decision.score)
                 for text in self.decoder.accept(cand)]
         self._learn_empty(warped)

@@ -200,3 +200,39 @@ def test_watch_camera_follows_private_assignments(data: Path, tmp_path: Path) ->
 
 
 pytestmark = pytest.mark.usefixtures("data")
+
+
+def test_a_failed_capture_attempt_under_the_camera(data: Path, tmp_path: Path) -> None:
+    """Masquerade: a capture the rules turn down is made on the board, seen, recognised by
+    the referee (the attempt), and its pieces put back; play goes on."""
+    start = R.real_start(data / "videos" / "scholarsmate.avi")
+    truth = Game("masquerade")
+    private = ["assign=black:KK,QQ,RN,BB,NR", "assign=white:KK,QR,RQ,BN,NB"]
+    for text in private:
+        truth.play(text)
+    frames = [_picture(truth, start)]
+    for text in ("e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e4"):
+        truth.play(text)
+        frames.append(_picture(truth, start))
+    before = truth.state
+    truth.play("c3e4")  # the knight captures like a bishop: turned down
+    assert truth.state.board == before.board
+    ranks = R.fen_of(truth).split("/")  # rank 8 first
+    assert ranks[4] == "4q3" and ranks[5] == "2N5"
+    ranks[4] = "4N3"  # e4: the knight where the queen stood
+    ranks[5] = "8"    # c3 empty
+    frames.append(compose("/".join(ranks), start))
+    frames.append(_picture(truth, start))  # both put back
+    truth.play("e4e2")
+    frames.append(_picture(truth, start))
+    frames = [R.jitter(f, np.random.default_rng(k)) for k, f in enumerate(frames)]
+    folder = write_folder(tmp_path / "m", frames)
+    proc = subprocess.run([EXE, "watch", f"camera://{folder}?corners={FULL}&fps=2",
+                           "--variant", "masquerade", "--private", " ".join(private)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    lines = [line for line in proc.stdout.splitlines() if not line.startswith("#")]
+    assert [line for line in lines if not line.startswith("assign=")] == \
+        truth.action_texts()[2:], proc.stdout
+    after = proc.stdout.split("\nc3e4\n", 1)[1]
+    assert after.index("# good") < after.index("e4e2")  # the pieces put back were seen
