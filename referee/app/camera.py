@@ -21,6 +21,13 @@ second, default 1: one frame per settled position), or as fast as possible with 
 ``corners`` gives the board's corners a8, h8, h1, a1 in pixels; without it the board is found
 on the first frame where it can be (:func:`vision.locate.locate_board`). Either way the tracker
 finds it again when the camera is bumped (:meth:`~referee.app.vision_track.Tracker.step`).
+``corners2`` gives a second board's (a variant with one, :mod:`referee.app.vision_view`), else
+it is looked for beside the first.
+
+The camera sees only what is done on the board. Its copy of the game follows the referee's
+(:meth:`CameraSensor.follow`): a die roll, an assignment, a pass made elsewhere (pages, buttons,
+``--private``) is taken over before the next frame; a die game with nothing that can roll is
+refused (:func:`check_rolls`).
 """
 
 from __future__ import annotations

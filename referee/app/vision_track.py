@@ -282,8 +282,7 @@ def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]
     main = np.asarray(_to_index_order(grid), dtype=np.float64)
     if before.shape[0] == before.shape[1]:
         return main
-    extra = np.maximum(_extra_change(before, after, _lab_small(after), a) - median, 0.0)
-    return np.concatenate([main, extra])
+    return np.concatenate([main, _extra_change(before, after, _lab_small(after), a, median)])
 
 
 def _lab_rows(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
@@ -310,29 +309,49 @@ def _match_light_with(lab: np.ndarray[Any, Any], src: np.ndarray[Any, Any],
 
 
 def _extra_change(before: Any, after: Any, main_after: np.ndarray[Any, Any],
-                  main_before: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+                  main_before: np.ndarray[Any, Any], median: float
+                  ) -> np.ndarray[Any, np.dtype[np.float64]]:
     """Per square beyond the main board (composite order), its change from ``before`` to
-    ``after``, lit like the main board, best over shifts up to SHIFT_EXTRA; 8-row blocks (a
-    second board) are first aligned to each other as the main board is."""
+    ``after``, best over small shifts, less a median. The ring's rows come first: lit like
+    the main board (``main_after`` onto ``main_before``), shifts up to SHIFT_EXTRA (no lattice
+    to align them by), less the main board's ``median``; then each 8-row block (a second
+    board) is judged as the main board is: its own light matching, ECC alignment, shifts up to
+    SHIFT and its own median."""
     a = _lab_rows(before)
-    b = _match_light_with(_lab_rows(after), main_after, main_before)
+    raw = _lab_rows(after)
     rows = a.shape[0] // SMALL
+    ring = rows % 8
     s = SMALL
+    out = []
+    if ring:
+        part = slice(0, ring * s)
+        b = _match_light_with(raw[part], main_after, main_before)
+        best = _best_shift(a[part], b, SHIFT_EXTRA)
+        out.append(np.maximum(best - median, 0.0).reshape(-1))
+    for top in range(ring, rows, 8):
+        part = slice(top * s, (top + 8) * s)
+        b = _align(_match_light(raw[part], a[part]), a[part])
+        best = _best_shift(a[part], b, SHIFT)
+        out.append(np.maximum(best - float(np.median(best)), 0.0).reshape(-1))
+    return np.asarray(np.concatenate(out), dtype=np.float64)
+
+
+def _best_shift(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any],
+                shift: int) -> np.ndarray[Any, Any]:
+    """(rows, 8): per square the mean Lab distance of ``a``'s central region to ``b``'s,
+    least over shifts of ``b`` up to ``shift`` pixels."""
+    s = SMALL
+    rows = a.shape[0] // s
     m = int(round(s * ROI_MARGIN))
-    ring = rows % 8  # the ring's rows come first, then 8-row boards
-    for top in range(0, rows, 1):
-        if top >= ring and (top - ring) % 8 == 0:  # a second board: align it whole
-            block = slice(top * s, (top + 8) * s)
-            b[block] = _align(b[block], a[block])
     best = np.full((rows, 8), np.inf)
     inner = a.reshape(rows, s, 8, s, 3)[:, m:s - m, :, m:s - m]
-    for dy in range(-SHIFT_EXTRA, SHIFT_EXTRA + 1):
-        for dx in range(-SHIFT_EXTRA, SHIFT_EXTRA + 1):
+    for dy in range(-shift, shift + 1):
+        for dx in range(-shift, shift + 1):
             shifted = np.roll(b, (dy, dx), axis=(0, 1)).reshape(rows, s, 8, s, 3)
             diff = inner - shifted[:, m:s - m, :, m:s - m]
             d = np.sqrt(np.einsum("ijklc,ijklc->ijkl", diff, diff))
             best = np.minimum(best, d.mean(axis=(1, 3)))
-    return np.asarray(best.reshape(-1), dtype=np.float64)
+    return best
 
 
 def threshold(change: np.ndarray[Any, Any]) -> float:
@@ -400,6 +419,22 @@ def _looks_like(warped: Any, occ: Sequence[int]) -> bool:
     if full.size == 0 or empty.size == 0:
         return True
     return float(full.min()) > float(np.percentile(empty, 75))
+
+
+def _without(frame: Frame, boards: Sequence[Corners]) -> Frame:
+    """``frame`` with each of ``boards`` (and half a square around it) painted over with the
+    picture's median colour (a second board is no candidate when the first is looked for)."""
+    if not boards:
+        return frame
+    out = np.array(frame, copy=True)
+    fill = tuple(float(v) for v in np.median(out.reshape(-1, out.shape[2]), axis=0))
+    wide = np.array([[-0.5, -0.5], [8.5, -0.5], [8.5, 8.5], [-0.5, 8.5]],
+                    dtype=np.float64) * SQUARE
+    for corners in boards:
+        to_image = np.linalg.inv(homography(corners))
+        outline = cv2.perspectiveTransform(wide.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+        cv2.fillConvexPoly(out, np.round(outline).astype(np.int32), fill)
+    return out
 
 
 def _promo_rank(action: Action) -> int:
@@ -897,7 +932,8 @@ class Tracker:
         from vision.locate import locate_board
 
         try:
-            corners = locate_board(frame, previous=self.corners)
+            # the second boards painted over: the board found again must be this one
+            corners = locate_board(_without(frame, self.others), previous=self.corners)
         except BoardNotFoundError:
             return warped
         corners, again = self._nearest_window(frame, corners)
@@ -938,8 +974,14 @@ class Tracker:
         grey = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, rows * SMALL),
                                        interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
         grey = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
-        moved = (float(np.abs(grey - self._previous).mean())
-                 if self._previous is not None else 1e9)
+        if self._previous is None:
+            moved = 1e9
+        else:  # the board, and the squares beyond it on their own (a move there is as much
+            # motion as one on the board, not diluted by a whole second board standing still)
+            diff = np.abs(grey - self._previous)
+            side = 8 * SMALL
+            moved = max(float(diff[:side].mean()),
+                        float(diff[side:].mean()) if rows > 8 else 0.0)
         self._settle(moved, now)
         self._repeat = moved <= DUPLICATE_DIFF
         self._previous = grey
