@@ -107,8 +107,8 @@ SHIFT = 1             # squares are compared at every shift up to this many SMAL
 MAX_SEQUENCE = 3      # longest action sequence tried when re-synchronising
 RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
-SHIFT_EXTRA = 2       # squares beyond the main board (a ring, a second board) are compared at
-#                       shifts up to this: no ECC alignment reaches the ring
+SHIFT_EXTRA = 4       # squares beyond the main board (a ring) are compared at shifts up to this:
+#                       no ECC alignment reaches them (a frame turned 1 degree moves them 5)
 BORDER_EMPTY = 14.0   # a border square (a printed label ring) this far (Lab) from its empty look
 BORDER_SCALE = 8.0    # ... is as likely occupied as not; this much further: surely occupied
 BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
