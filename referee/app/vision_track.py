@@ -207,15 +207,7 @@ def _match_light(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.nda
     """``lab`` with its lightness histogram matched to ``ref``'s and its colour medians moved
     onto ``ref``'s: auto-exposure and changing light (even when they clip) move the whole board
     through one monotonic mapping, a move changes only a few squares."""
-    out = lab.copy()
-    levels = np.linspace(0.0, 100.0, 65)
-    # every third pixel each way is plenty for a histogram, and ten times faster
-    qa = np.percentile(lab[::3, ::3, 0], levels)
-    qb = np.percentile(ref[::3, ::3, 0], levels)
-    out[..., 0] = np.interp(lab[..., 0], qa, qb)
-    for ch in (1, 2):
-        out[..., ch] += float(np.median(ref[::3, ::3, ch]) - np.median(lab[::3, ::3, ch]))
-    return out
+    return _match_light_with(lab, lab, ref)
 
 
 def _align(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -300,6 +292,7 @@ def _match_light_with(lab: np.ndarray[Any, Any], src: np.ndarray[Any, Any],
     (:func:`_match_light`): squares beyond the board are lit like it."""
     out = lab.copy()
     levels = np.linspace(0.0, 100.0, 65)
+    # every third pixel each way is plenty for a histogram, and ten times faster
     qa = np.percentile(src[::3, ::3, 0], levels)
     qb = np.percentile(ref[::3, ::3, 0], levels)
     out[..., 0] = np.interp(lab[..., 0], qa, qb)

@@ -65,18 +65,9 @@ class CameraView:
         return len(self.index)
 
     @property
-    def extra_rows(self) -> int:
-        """Rows of squares in the composite picture below the main board."""
-        return ring_rows(len(self.ring)) + 8 * len(self.blocks)
-
-    @property
     def plain(self) -> bool:
         """Whether the camera sees the main 8x8 board only (the composite is its warp)."""
         return not self.ring and not self.blocks
-
-    def names(self, layout: Any) -> list[str]:
-        """The NOTATION.md name of every visible square (what ``occupied`` snapshots carry)."""
-        return [layout.name(i) for i in self.index]
 
     def compose(self, frame: Any, corners: Corners, others: Sequence[Corners] = ()) -> Any:
         """The composite picture of ``frame``: the main board warped with ``corners``, then
