@@ -232,7 +232,11 @@ class CameraSensor(Sensor):
             corners = orient_to_position(frame, locate_board(frame), self._game)
         others = [self.corners2] if self.corners2 is not None else []
         if not others and view_of(self._game.variant).blocks:
-            others = [find_second(frame, corners)]  # BoardNotFoundError: the next frames
+            try:  # not there: the next frames are tried, as for the first board
+                others = [find_second(frame, corners)]
+            except BoardNotFoundError:
+                raise BoardNotFoundError("no second board found beside the first (give its "
+                                         "corners with corners2=x1,y1,...)") from None
         return Tracker(corners, stills=stills, game=self._game, others=others)
 
     def _run(self, stop: threading.Event) -> None:

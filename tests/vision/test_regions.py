@@ -126,3 +126,14 @@ def test_second_board_missing(tmp_path: Path, option: str | None) -> None:
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_watch_camera_without_a_second_board(tmp_path: Path) -> None:
+    """camera:// for a variant with a second board, none in the picture: one line, exit 2."""
+    folder = write_folder(tmp_path / "grey", [np.full((300, 300, 3), 90, np.uint8)] * 4)
+    proc = subprocess.run([EXE, "watch", f"camera://{folder}?fast=1&corners=0,0,299,0,299,299,"
+                           "0,299", "--variant", "deadmans"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "second board" in lines[0] and "corners2" in lines[0], lines
