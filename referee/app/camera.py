@@ -278,12 +278,8 @@ class CameraSensor(Sensor):
                 self._set_status(last_heard=self._clock())
                 if self.tracker.put_back:  # a failed attempt's pieces are back: say so
                     self.tracker.put_back = False
-                    index = self.tracker.decoder.index
-                    names = [self._game.variant.layout.name(k) for k in index]
-                    seen = occupancy_of(self._game.state, index)
-                    self._emit(Occupied(int(n * frame_ms) if self.fast else self._now_ms(),
-                                        frozenset(names[k] for k in range(len(index))
-                                                  if seen[k])))
+                    if not self._report_board(int(n * frame_ms)):
+                        return
                 if moves:
                     self.latencies_ms.append((self._clock() - before) * 1000.0)
                     if not self._report(int(n * frame_ms), len(moves)):
@@ -292,6 +288,22 @@ class CameraSensor(Sensor):
             self._finish(BoardNotFound(f"{self.url}: {err}"))
             return
         self._finish()
+
+    def _report_board(self, video_ms: int) -> bool:
+        """Send the board of the current position (the pieces of a failed attempt put back),
+        STEP_MS after the last report at the earliest, so that the referee judges the attempt
+        on its own (its settle time) before the board that undoes it. False when closed."""
+        if not self.fast:
+            gap = self._last_report + STEP_MS / 1000.0 - self._clock()
+            if gap > 0 and self._stop.wait(gap):
+                return False
+        index = self.tracker.decoder.index if self.tracker is not None else ()
+        names = [self._game.variant.layout.name(k) for k in index]
+        seen = occupancy_of(self._game.state, index)
+        self._emit(Occupied(video_ms + STEP_MS if self.fast else self._now_ms(),
+                            frozenset(names[k] for k in range(len(index)) if seen[k])))
+        self._last_report = self._clock()
+        return True
 
     def _report(self, video_ms: int, count: int) -> bool:
         """Send the positions after each of the last ``count`` actions, STEP_MS apart: in
