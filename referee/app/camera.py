@@ -30,6 +30,13 @@ second, default 1: one frame per settled position), or as fast as possible with 
 ``corners`` gives the board's corners a8, h8, h1, a1 in pixels; without it the board is found
 on the first frame where it can be (:func:`vision.locate.locate_board`). Either way the tracker
 finds it again when the camera is bumped (:meth:`~referee.app.vision_track.Tracker.step`).
+``corners2`` gives a second board's (a variant with one, :mod:`referee.app.vision_view`), else
+it is looked for beside the first.
+
+The camera sees only what is done on the board. Its copy of the game follows the referee's
+(:meth:`CameraSensor.follow`): a die roll, an assignment, a pass made elsewhere (pages, buttons,
+``--private``) is taken over before the next frame; a die game with nothing that can roll is
+refused (:func:`check_rolls`).
 """
 
 from __future__ import annotations
@@ -49,17 +56,24 @@ from firmware_bridge.events import Occupied, Withdraw
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
 from firmware_bridge.urls import Url
 from firmware_bridge.urls import parse_url as parse_spec
-from referee.app.vision_track import Tracker, occupancy_of, orient_to_position
+from referee.app.vision_track import (
+    Decoder,
+    Tracker,
+    attempt_picture,
+    occupancy_of,
+    orient_to_position,
+)
+from referee.app.vision_view import find_second, view_of
+from referee.rules import actions as A
 from referee.rules.game import Game
 from referee.rules.pieces import BLACK, WHITE
-from referee.rules.state import State
 from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import Corners, parse_corners
 from vision.sources import NETWORK_SCHEMES, FolderSource, Frame, FrameSource, open_source
 
 SCHEME = "camera://"
 STEP_MS = 400  # between the positions of actions decoded from one frame
-OPTIONS = ("corners", "fast", "fps")
+OPTIONS = ("corners", "corners2", "fast", "fps")
 MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
 COLOUR_LETTERS = {WHITE: "w", BLACK: "b"}  # a piece's colour as event files write it
@@ -99,14 +113,14 @@ def parse_camera_url(url: str) -> tuple[str, Url]:
     return target, spec
 
 
-def corners_option(spec: Url) -> Corners | None:
-    """Option ``corners=x1,y1,...,x4,y4`` (a8, h8, h1, a1, pixels) of ``spec``; None when
-    not given.
+def corners_option(spec: Url, key: str = "corners") -> Corners | None:
+    """Option ``corners=x1,y1,...,x4,y4`` (a8, h8, h1, a1, pixels) of ``spec`` (``key``:
+    ``corners2`` for a second board); None when not given.
 
     Raises:
         spec's error: not 8 finite numbers, or corners enclosing no board.
     """
-    text = spec.options.get("corners")
+    text = spec.options.get(key)
     if text is None:
         return None
     try:
@@ -116,7 +130,7 @@ def corners_option(spec: Url) -> Corners | None:
         return parse_corners([values[i:i + 2] for i in range(0, 8, 2)])
     except (VisionError, ValueError) as err:
         shown = text if len(text) <= 30 else text[:30] + "..."
-        raise spec.fail(f"option corners={shown!r}: {err}") from None
+        raise spec.fail(f"option {key}={shown!r}: {err}") from None
 
 
 class CameraSensor(Sensor):
@@ -133,7 +147,15 @@ class CameraSensor(Sensor):
         #: frames a second of a folder (or instead of a video's own rate); 0: the default
         self.fps = spec.number("fps", 0.0, 0.0, MAX_FPS)
         self.corners = corners_option(spec)
+        #: a second board's corners (a variant with one); None: found beside the first
+        self.corners2 = corners_option(spec, "corners2")
         self._game = Game(game.variant, seed=game.seed, state=game.state)
+        # The camera's copy of the game follows the referee's (see follow()): the referee's
+        # history when the copy was made, and the latest one handed over by the game thread.
+        self._base = tuple(p.text for p in game.played)
+        self._referee_length = len(self._base)
+        self._follow: tuple[tuple[str, ...], Game] | None = None
+        self._follow_lock = threading.Lock()
         self._source: FrameSource | None = None
         self._thread: StoppableThread | None = None
         self.tracker: Tracker | None = None
@@ -142,6 +164,55 @@ class CameraSensor(Sensor):
         #: after a withdrawal: how many actions of the camera's game were kept (the referee's
         #: history may shrink to there for a moment: the camera's take-back, not the arbiter's)
         self.withdrawn_to: int | None = None
+
+    def follow(self, game: Game) -> None:
+        """The referee's game changed (called on the game's owner thread after each change:
+        ``referee.app.runner`` subscribes every sensor that has this method).
+
+        The camera decodes against its own copy of the game; it adopts the referee's position
+        (before its next frame) when the referee's history is no longer the start of the
+        camera's (a choice the camera cannot see: a die roll, an assignment, a pass, chosen on
+        a page, with buttons or ``--private``; or a move the referee judged otherwise) or got
+        shorter (an arbiter's take-back).
+        """
+        texts = tuple(p.text for p in game.played)
+        copy = Game(game.variant, seed=game.seed, state=game.state)
+        with self._follow_lock:
+            self._follow = (texts, copy)
+
+    def history(self) -> tuple[str, ...]:
+        """The actions of the camera's copy of the game (the referee's, then its own)."""
+        return self._base + tuple(p.text for p in self._game.played)
+
+    def _adopt(self) -> bool:
+        """Apply the referee's latest game (sensor thread); True when the copy changed."""
+        with self._follow_lock:
+            pending, self._follow = self._follow, None
+        if pending is None:
+            return False
+        texts, game = pending
+        shorter, self._referee_length = len(texts) < self._referee_length, len(texts)
+        # the referee taking back what this camera withdrew is not an arbiter's take-back
+        own = self.withdrawn_to is not None and len(texts) >= len(self._base) + self.withdrawn_to
+        if not shorter and len(texts) >= len(self.history()):
+            self.withdrawn_to = None  # the referee caught up with the correction
+        if (not shorter or own) and self.history()[:len(texts)] == texts:
+            return False
+        self._game, self._base = game, texts
+        return True
+
+    def _take_over(self) -> bool:
+        """Before a frame: adopt the referee's game (:meth:`_adopt`). On the same board (a
+        choice the camera cannot see) the tracker goes on from the new position with its
+        picture; False when the board differs (a take-back): the tracker must start again."""
+        if not self._adopt() or self.tracker is None:
+            return True
+        tracker = self.tracker
+        if occupancy_of(self._game.state, tracker.decoder.index) != tracker.decoder.occupancy():
+            return False
+        tracker.decoder = Decoder(self._game, tracker.decoder.index)
+        tracker.game = self._game
+        return True
 
     def _open(self) -> None:
         try:
@@ -178,7 +249,14 @@ class CameraSensor(Sensor):
             from vision.locate import locate_board
 
             corners = orient_to_position(frame, locate_board(frame), self._game)
-        return Tracker(corners, stills=stills, game=self._game)
+        others = [self.corners2] if self.corners2 is not None else []
+        if not others and view_of(self._game.variant).blocks:
+            try:  # not there: the next frames are tried, as for the first board
+                others = [find_second(frame, corners)]
+            except BoardNotFoundError:
+                raise BoardNotFoundError("no second board found beside the first (give its "
+                                         "corners with corners2=x1,y1,...)") from None
+        return Tracker(corners, stills=stills, game=self._game, others=others)
 
     def _run(self, stop: threading.Event) -> None:
         source = self._source
@@ -206,12 +284,21 @@ class CameraSensor(Sensor):
                             raise
                         n += 1
                         continue
+                if not self._take_over():  # a take-back: a new picture of the position
+                    tracker = self.tracker
+                    assert tracker is not None
+                    self.tracker = Tracker(tracker.corners, stills=stills, game=self._game,
+                                           others=tracker.others)
                 # the frame's time: its position in a recording, its arrival from a camera
                 at = self._clock() if live else n * frame_ms / 1000.0
                 n += 1
                 before = self._clock()
                 moves = self.tracker.step(frame, at)
                 self._set_status(last_heard=self._clock())
+                if self.tracker.put_back:  # a failed attempt's pieces are back: say so
+                    self.tracker.put_back = False
+                    if not self._report_board(int(n * frame_ms)):
+                        return
                 if moves:
                     self.latencies_ms.append((self._clock() - before) * 1000.0)
                     if not self._report(int(n * frame_ms), len(moves)):
@@ -220,6 +307,21 @@ class CameraSensor(Sensor):
             self._finish(BoardNotFound(f"{self.url}: {err}"))
             return
         self._finish()
+
+    def _report_board(self, video_ms: int) -> bool:
+        """Send the board of the current position (the pieces of a failed attempt put back),
+        STEP_MS after the last report at the earliest, so that the referee judges the attempt
+        on its own (its settle time) before the board that undoes it. False when closed."""
+        if not self.fast:
+            gap = self._last_report + STEP_MS / 1000.0 - self._clock()
+            if gap > 0 and self._stop.wait(gap):
+                return False
+        index = self.tracker.decoder.index if self.tracker is not None else ()
+        names = [self._game.variant.layout.name(k) for k in index]
+        self._emit(_snapshot(video_ms + STEP_MS if self.fast else self._now_ms(),
+                             occupancy_of(self._game.state, index), names))
+        self._last_report = self._clock()
+        return True
 
     def _report(self, video_ms: int, count: int) -> bool:
         """Send the positions after each of the last ``count`` actions, STEP_MS apart: in
@@ -235,7 +337,8 @@ class CameraSensor(Sensor):
             if parent is None:
                 break
             states.insert(0, parent)
-        names = [f"{'abcdefgh'[k % 8]}{k // 8 + 1}" for k in range(64)]
+        layout = game.variant.layout
+        names = [layout.name(k) for k in index]
         if not self.fast:  # frames that came in a burst: keep positions apart for the referee
             gap = self._last_report + STEP_MS / 1000.0 - self._clock()
             if gap > 0 and self._stop.wait(gap):
@@ -244,34 +347,57 @@ class CameraSensor(Sensor):
             self.withdrawn_to = len(game.played) - len(states) + 1
             t = video_ms if self.fast else self._now_ms()
             self._emit(Withdraw(t, withdrawn))
-            self._emit(_snapshot(t, states[0], index, names))
+            self._emit(_snapshot(t, occupancy_of(states[0], index), names))
             video_ms += STEP_MS
             if not self.fast and self._stop.wait(STEP_MS / 1000.0):
                 return False
-        for step, new in enumerate(states[1:]):
+        for step, (old, new) in enumerate(zip(states, states[1:], strict=False)):
             if step and not self.fast and self._stop.wait(STEP_MS / 1000.0):
                 return False
+            codes = occupancy_of(new, index)
+            if new.action is not None and codes == occupancy_of(old, index):
+                # a failed attempt (the rules turned the capture down): it was made on the board
+                shown = attempt_picture(new.action, codes, index)
+                codes = codes if shown is None else tuple(int(v) for v in shown)
             t = video_ms + step * STEP_MS if self.fast else self._now_ms()
-            self._emit(_snapshot(t, new, index, names))
+            self._emit(_snapshot(t, codes, names))
         self._last_report = self._clock()
         return True
 
 
-def _snapshot(t_ms: int, state: State, index: Sequence[int], names: Sequence[str]) -> Occupied:
-    """The ``occupied`` snapshot of the camera's squares in ``state``, with the colour of each
-    white and black piece (a gray one, Afterlife's mercenary, has none)."""
-    colours = occupancy_of(state, index)
-    return Occupied(t_ms, frozenset(names[k] for k in range(64) if colours[k]),
-                    {names[k]: COLOUR_LETTERS[c] for k, c in enumerate(colours)
+def _snapshot(t_ms: int, codes: Sequence[int], names: Sequence[str]) -> Occupied:
+    """The ``occupied`` snapshot of the camera's squares (``names``) holding ``codes`` (0 for
+    empty, else the piece's colour, as :func:`occupancy_of` gives them), with the colour of
+    each white and black piece (a gray one, Afterlife's mercenary, has none)."""
+    return Occupied(t_ms, frozenset(names[k] for k, c in enumerate(codes) if c),
+                    {names[k]: COLOUR_LETTERS[c] for k, c in enumerate(codes)
                      if c in COLOUR_LETTERS})
 
 
-def open_sensor(url: str, game: Game, **options: Any) -> Sensor:
+def check_rolls(url: str, game: Game, rolls: bool) -> None:
+    """Refuse a camera for a variant played with a die when nothing else can roll it
+    (``rolls`` False: no players' pages, no roll button): the camera sees where the die
+    stands, not its face, so the game would stop at its first roll.
+
+    Raises:
+        BadSensorUrl: one line saying so and what to use instead.
+    """
+    kinds = game.variant.kinds_done_by(A.DIE)
+    if kinds and not rolls:
+        raise BadSensorUrl(
+            f"{url[:120]}: a camera cannot read a die's face, and variant "
+            f"{game.variant.name!r} needs it ({'/'.join(sorted(kinds))}): referee it under "
+            "`gravekeeper serve` (the players' pages roll) or with a rig that has a roll button")
+
+
+def open_sensor(url: str, game: Game, *, rolls: bool = True, **options: Any) -> Sensor:
     """Open the sensor at ``url``: a camera here, any other kind through firmware_bridge.
+    ``rolls``: something besides the camera can roll a die (:func:`check_rolls`).
 
     Raises:
         BridgeError: the URL is not understood or the sensor cannot be opened.
     """
     if url.startswith(SCHEME):
+        check_rolls(url, game, rolls)
         return CameraSensor(url, game).open()
     return firmware_bridge.open_sensor(url, **options)

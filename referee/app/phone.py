@@ -39,7 +39,7 @@ from firmware_bridge.errors import BadSensorUrl
 from firmware_bridge.sensor import Clock, StoppableThread
 from firmware_bridge.urls import parse_url as parse_spec
 from referee.app.camera import CameraSensor, corners_option
-from referee.app.vision_track import Decoder, Tracker, board_index, occupancy_of
+from referee.app.vision_track import Tracker, board_index
 from referee.rules.game import Game
 from vision.errors import VisionError
 from vision.geometry import Corners, parse_corners
@@ -218,11 +218,6 @@ class PhoneSensor(CameraSensor):
         self._next_locate = 0.0
         self._state = CameraState()
         self._seen = 0
-        # The camera's copy of the game follows the referee's (see follow()): the referee's
-        # history when the copy was made, and the latest one handed over by the game thread.
-        self._base = tuple(p.text for p in game.played)
-        self._referee_length = len(self._base)
-        self._follow: tuple[tuple[str, ...], Game] | None = None
 
     # ------------------------------------------------------------------ web side
 
@@ -288,40 +283,6 @@ class PhoneSensor(CameraSensor):
             self._state = self._make_state(detail="looking for the board")
         return self.state()
 
-    def follow(self, game: Game) -> None:
-        """The referee's game changed (called on the game's owner thread after each change).
-
-        The camera decodes against its own copy of the game; it adopts the referee's position
-        (before its next frame) when the referee's history is no longer the start of the
-        camera's (a choice made on a page, which the camera cannot see, or a move the referee
-        judged otherwise) or got shorter (an arbiter's take-back).
-        """
-        texts = tuple(p.text for p in game.played)
-        copy = Game(game.variant, seed=game.seed, state=game.state)
-        with self._lock:
-            self._follow = (texts, copy)
-
-    def history(self) -> tuple[str, ...]:
-        """The actions of the camera's copy of the game (the referee's, then its own)."""
-        return self._base + tuple(p.text for p in self._game.played)
-
-    def _adopt(self) -> bool:
-        """Apply the referee's latest game (sensor thread); True when the copy changed."""
-        with self._lock:
-            pending, self._follow = self._follow, None
-        if pending is None:
-            return False
-        texts, game = pending
-        shorter, self._referee_length = len(texts) < self._referee_length, len(texts)
-        # the referee taking back what this camera withdrew is not an arbiter's take-back
-        own = self.withdrawn_to is not None and len(texts) >= len(self._base) + self.withdrawn_to
-        if not shorter and len(texts) >= len(self.history()):
-            self.withdrawn_to = None  # the referee caught up with the correction
-        if (not shorter or own) and self.history()[:len(texts)] == texts:
-            return False
-        self._game, self._base = game, texts
-        return True
-
     def state(self) -> CameraState:
         """The latest state, with the queue's length now."""
         with self._lock:
@@ -374,14 +335,8 @@ class PhoneSensor(CameraSensor):
         if (frame.shape[1], frame.shape[0]) != size:
             frame = np.asarray(cv2.resize(frame, size, interpolation=cv2.INTER_AREA),
                                dtype=np.uint8)
-        if self._adopt() and self.tracker is not None:
-            if occupancy_of(self._game.state, self.tracker.decoder.index) \
-                    == self.tracker.decoder.occupancy():
-                # the same board (a choice made on a page): keep the picture, new position
-                self.tracker.decoder = Decoder(self._game)
-                self.tracker.game = self._game
-            else:  # another board (a take-back): wait for a picture of it
-                reset = True
+        if not self._take_over():  # another board (a take-back): wait for a picture of it
+            reset = True
         if reset:
             self.tracker = None  # rebuilt below, on the camera's game
         detail = ""

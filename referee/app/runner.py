@@ -355,10 +355,12 @@ def parse_time_control(text: str) -> TimeControl:
     return TimeControl.parse(text)
 
 
-def _open_sensor(url: str, game: Game, rig: Rig | None, options: Mapping[str, Any]) -> Sensor:
+def _open_sensor(url: str, game: Game, rig: Rig | None, options: Mapping[str, Any],
+                 rolls: bool = False) -> Sensor:
     """The sensor at ``url``: a camera (``camera://``, :mod:`referee.app.camera`, loaded only
     then: it brings OpenCV) or anything ``firmware_bridge`` opens. ``phone://`` has no
-    frames here: only ``serve``'s /camera page sends them."""
+    frames here: only ``serve``'s /camera page sends them. ``rolls``: something besides the
+    sensor can roll a die (the players' pages, a rig's roll button)."""
     if url.startswith("phone://"):
         from firmware_bridge.errors import BadSensorUrl
 
@@ -372,7 +374,7 @@ def _open_sensor(url: str, game: Game, rig: Rig | None, options: Mapping[str, An
         os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
         from referee.app.camera import open_sensor as open_camera
 
-        return open_camera(url, game, **options)
+        return open_camera(url, game, rolls=rolls, **options)
     import firmware_bridge
 
     return firmware_bridge.open_sensor(url, rig=rig, **options)
@@ -427,7 +429,9 @@ def open_session(url: str, game: Game, settings: SessionSettings, *, rig: Rig | 
     config = config_from_rig(rig) if rig is not None else HardwareConfig()
     with contextlib.ExitStack() as stack:
         if sensor is None:
-            sensor = _open_sensor(url, game, rig, sensor_options or {})
+            rolls = settings.phones or "roll" in config.buttons.gpio.keys() \
+                or "roll" in config.buttons.board.values()
+            sensor = _open_sensor(url, game, rig, sensor_options or {}, rolls)
         stack.enter_context(sensor)
         if clock is None and control is not None:
             clock = ChessClock(control)
@@ -448,8 +452,21 @@ def open_session(url: str, game: Game, settings: SessionSettings, *, rig: Rig | 
                           settle_ms=settings.settle_ms,
                           confirm_with_clock=settings.clock_confirm, clock=clock,
                           journal=journal, promotion_default=not can_choose)
+        follow = getattr(sensor, "follow", None)
+        if callable(follow):  # a camera: its copy of the game takes the referee's choices
+            referee.subscribe(_follower(follow, game))
         idle = [output.tick] if output is not None and clock is not None else []
         yield Session(referee, Pump(referee, sensor, buttons, idle=idle), sensor, output, clock)
+
+
+def _follower(follow: Callable[[Game], None], game: Game) -> Subscriber:
+    """A subscriber handing ``game`` to a sensor's ``follow`` after every change of its
+    record: what the sensor cannot see (a choice on a page, a button, ``--private``, an
+    arbiter's take-back) reaches its own copy of the game (``referee.app.camera``)."""
+    def changed(update: Update) -> None:
+        if update.kind in ("action", "takeback", "ended"):
+            follow(game)
+    return changed
 
 
 def _open_hardware(stack: contextlib.ExitStack, game: Game, sensor: Sensor, rig: Rig | None,

@@ -6,9 +6,10 @@ Both return 0 on success and 2 on bad input, printing a one-line ``error:`` mess
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.app.errors import CommandParser, UsageError, fail
 from vision.errors import VisionError
@@ -79,6 +80,9 @@ def _track_parser() -> CommandParser:
     p.add_argument("source", help="video file, folder of frames (name order), camera:N or URL")
     p.add_argument("--corners", required=True,
                    help="JSON list of four [x, y] board corners in the order a8, h8, h1, a1")
+    p.add_argument("--corners2", default=None,
+                   help="a variant with a second board: its corners (JSON, a8, h8, h1, a1; "
+                   "else it is looked for beside the first board in the first frame)")
     p.add_argument("--variant", default="standard", help="variant name (default: standard)")
     p.add_argument("--fen", default=None,
                    help="start from this set-up position (FEN) instead of the initial one")
@@ -103,6 +107,23 @@ def _start(variant: str, fen: str | None) -> Game:
     return Game(game.variant, seed=game.seed, state=read(fen))
 
 
+def _second_board(frame: Any, corners: Any) -> Any:
+    """The second board's corners, found beside the first in ``frame``.
+
+    Raises:
+        BoardNotFoundError: none there (the message says how to give them).
+    """
+    from referee.app.vision_view import find_second
+    from vision.errors import BoardNotFoundError
+
+    try:
+        return find_second(frame, corners)
+    except BoardNotFoundError:
+        raise BoardNotFoundError("this variant has a second board and none was found beside "
+                                 "the first in the first frame: give its corners with "
+                                 "--corners2") from None
+
+
 def _print_moves(tracker: Tracker, printed: int, upto: int) -> int:
     for played in tracker.game.played[printed:upto]:
         print(played.text, flush=True)
@@ -117,22 +138,30 @@ def track_main(argv: list[str]) -> int:
     try:
         args = _track_parser().parse_args(argv)
         from referee.app.vision_track import Tracker
+        from referee.app.vision_view import view_of
         from referee.rules.errors import RefereeError
         from vision.geometry import parse_corners
         from vision.sources import FolderSource, open_source, video_fps
 
         corners = parse_corners(args.corners)
+        others = [parse_corners(args.corners2)] if args.corners2 is not None else []
         src = open_source(args.source)
         try:
             game = _start(args.variant, args.fen)
-            tracker = Tracker(corners, args.variant, stills=isinstance(src, FolderSource),
-                              game=game)
         except RefereeError as e:
             src.close()
             return _fail(prog, f"variant {args.variant!r}: {e}")
         printed = 0
         with src:
-            for _ in tracker.run(src.frames(), video_fps(args.source)):
+            frames = src.frames()
+            if not others and view_of(game.variant).blocks:
+                first = next(frames, None)
+                if first is not None:
+                    others = [_second_board(first, corners)]
+                    frames = itertools.chain([first], frames)
+            tracker = Tracker(corners, args.variant, stills=isinstance(src, FolderSource),
+                              game=game, others=others)
+            for _ in tracker.run(frames, video_fps(args.source)):
                 # A later frame may still take back the last decisions (Tracker._retract):
                 # the record is printed once they can no longer change.
                 final = len(tracker.game.played) - tracker.pending()

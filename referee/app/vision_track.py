@@ -59,11 +59,12 @@ from typing import Any
 import cv2
 import numpy as np
 
-from referee.rules.actions import Action
+from referee.app.vision_view import CameraView, square_slot, view_of
+from referee.rules.actions import MOVE, Action
 from referee.rules.errors import RefereeError
 from referee.rules.game import Game
 from referee.rules.state import State
-from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, classify_board
+from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, BoardReading, classify_board
 from vision.errors import UnsupportedVariantError
 from vision.geometry import SQUARE, Corners, homography, warp_board
 from vision.sources import Frame
@@ -106,6 +107,10 @@ SHIFT = 1             # squares are compared at every shift up to this many SMAL
 MAX_SEQUENCE = 3      # longest action sequence tried when re-synchronising
 RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
+SHIFT_EXTRA = 4       # squares beyond the main board (a ring) are compared at shifts up to this:
+#                       no ECC alignment reaches them (a frame turned 1 degree moves them 5)
+BORDER_EMPTY = 14.0   # a border square (a printed label ring) this far (Lab) from its empty look
+BORDER_SCALE = 8.0    # ... is as likely occupied as not; this much further: surely occupied
 BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
 REFOUND_SHARE = 0.6   # ... and a board re-found must align at least this share of it
 
@@ -131,6 +136,9 @@ class Candidate:
     #: squares whose piece changes but not its colour (taken and retaken): they may look
     #: changed or not, and count neither way
     optional: np.ndarray[Any, np.dtype[np.bool_]] | None = None
+    #: a capture attempt the rules turn down: the picture is the capture made on the board,
+    #: the position stays (the player puts both pieces back)
+    attempt: bool = False
 
     @property
     def squares(self) -> frozenset[int]:
@@ -183,8 +191,14 @@ def _to_index_order(grid: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     return np.asarray(grid[::-1].reshape(64))
 
 
+def _main(warped: Any) -> Any:
+    """The main 8x8 board of a composite picture (:mod:`referee.app.vision_view`: the board's
+    warp, then rows of squares beyond it); a plain warp is its own main board."""
+    return warped[:warped.shape[1]]
+
+
 def _lab_small(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
-    small = cv2.resize(warped, (8 * SMALL, 8 * SMALL), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(_main(warped), (8 * SMALL, 8 * SMALL), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (3, 3), 0)
     return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.float32)
 
@@ -193,15 +207,7 @@ def _match_light(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.nda
     """``lab`` with its lightness histogram matched to ``ref``'s and its colour medians moved
     onto ``ref``'s: auto-exposure and changing light (even when they clip) move the whole board
     through one monotonic mapping, a move changes only a few squares."""
-    out = lab.copy()
-    levels = np.linspace(0.0, 100.0, 65)
-    # every third pixel each way is plenty for a histogram, and ten times faster
-    qa = np.percentile(lab[::3, ::3, 0], levels)
-    qb = np.percentile(ref[::3, ::3, 0], levels)
-    out[..., 0] = np.interp(lab[..., 0], qa, qb)
-    for ch in (1, 2):
-        out[..., ch] += float(np.median(ref[::3, ::3, ch]) - np.median(lab[::3, ::3, ch]))
-    return out
+    return _match_light_with(lab, lab, ref)
 
 
 def _align(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -263,8 +269,82 @@ def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]
             diff = inner - shifted[:, m:s - m, :, m:s - m]
             d = np.sqrt(np.einsum("ijklc,ijklc->ijkl", diff, diff))
             best = np.minimum(best, d.mean(axis=(1, 3)))
-    grid = np.maximum(best - float(np.median(best)), 0.0)
-    return np.asarray(_to_index_order(grid), dtype=np.float64)
+    median = float(np.median(best))
+    grid = np.maximum(best - median, 0.0)
+    main = np.asarray(_to_index_order(grid), dtype=np.float64)
+    if before.shape[0] == before.shape[1]:
+        return main
+    return np.concatenate([main, _extra_change(before, after, _lab_small(after), a, median)])
+
+
+def _lab_rows(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The composite picture's rows below the main board, SMALL pixels a square, in Lab."""
+    rest = warped[warped.shape[1]:]
+    rows = rest.shape[0] * 8 // warped.shape[1]
+    small = cv2.resize(rest, (8 * SMALL, rows * SMALL), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), 0)
+    return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.float32)
+
+
+def _match_light_with(lab: np.ndarray[Any, Any], src: np.ndarray[Any, Any],
+                      ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """``lab`` moved by the light mapping that takes the main board ``src`` onto ``ref``
+    (:func:`_match_light`): squares beyond the board are lit like it."""
+    out = lab.copy()
+    levels = np.linspace(0.0, 100.0, 65)
+    # every third pixel each way is plenty for a histogram, and ten times faster
+    qa = np.percentile(src[::3, ::3, 0], levels)
+    qb = np.percentile(ref[::3, ::3, 0], levels)
+    out[..., 0] = np.interp(lab[..., 0], qa, qb)
+    for ch in (1, 2):
+        out[..., ch] += float(np.median(ref[::3, ::3, ch]) - np.median(src[::3, ::3, ch]))
+    return out
+
+
+def _extra_change(before: Any, after: Any, main_after: np.ndarray[Any, Any],
+                  main_before: np.ndarray[Any, Any], median: float
+                  ) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """Per square beyond the main board (composite order), its change from ``before`` to
+    ``after``, best over small shifts, less a median. The ring's rows come first: lit like
+    the main board (``main_after`` onto ``main_before``), shifts up to SHIFT_EXTRA (no lattice
+    to align them by), less the main board's ``median``; then each 8-row block (a second
+    board) is judged as the main board is: its own light matching, ECC alignment, shifts up to
+    SHIFT and its own median."""
+    a = _lab_rows(before)
+    raw = _lab_rows(after)
+    rows = a.shape[0] // SMALL
+    ring = rows % 8
+    s = SMALL
+    out = []
+    if ring:
+        part = slice(0, ring * s)
+        b = _match_light_with(raw[part], main_after, main_before)
+        best = _best_shift(a[part], b, SHIFT_EXTRA)
+        out.append(np.maximum(best - median, 0.0).reshape(-1))
+    for top in range(ring, rows, 8):
+        part = slice(top * s, (top + 8) * s)
+        b = _align(_match_light(raw[part], a[part]), a[part])
+        best = _best_shift(a[part], b, SHIFT)
+        out.append(np.maximum(best - float(np.median(best)), 0.0).reshape(-1))
+    return np.asarray(np.concatenate(out), dtype=np.float64)
+
+
+def _best_shift(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any],
+                shift: int) -> np.ndarray[Any, Any]:
+    """(rows, 8): per square the mean Lab distance of ``a``'s central region to ``b``'s,
+    least over shifts of ``b`` up to ``shift`` pixels."""
+    s = SMALL
+    rows = a.shape[0] // s
+    m = int(round(s * ROI_MARGIN))
+    best = np.full((rows, 8), np.inf)
+    inner = a.reshape(rows, s, 8, s, 3)[:, m:s - m, :, m:s - m]
+    for dy in range(-shift, shift + 1):
+        for dx in range(-shift, shift + 1):
+            shifted = np.roll(b, (dy, dx), axis=(0, 1)).reshape(rows, s, 8, s, 3)
+            diff = inner - shifted[:, m:s - m, :, m:s - m]
+            d = np.sqrt(np.einsum("ijklc,ijklc->ijkl", diff, diff))
+            best = np.minimum(best, d.mean(axis=(1, 3)))
+    return best
 
 
 def threshold(change: np.ndarray[Any, Any]) -> float:
@@ -275,11 +355,15 @@ def threshold(change: np.ndarray[Any, Any]) -> float:
 
 
 def agreement(warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """(64, 3): how much the classifier agrees (-1..1) that each square (a1 = 0) is empty,
-    holds a white piece, holds a black piece."""
-    reading = classify_board(warped)
-    occ = np.clip((_to_index_order(reading.occupancy) - THRESHOLD) / 0.5, -1.0, 1.0)
-    white = np.clip(_to_index_order(reading.whiteness) / 0.3, -1.0, 1.0)
+    """(64, 3): how much the classifier agrees (-1..1) that each square (a1 = 0) of the
+    (main) board is empty, holds a white piece, holds a black piece."""
+    return _agree(classify_board(_main(warped)), _to_index_order)
+
+
+def _agree(reading: BoardReading, order: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """(64, 3) agreement from a reading, its grids put in square order by ``order``."""
+    occ = np.clip((order(reading.occupancy) - THRESHOLD) / 0.5, -1.0, 1.0)
+    white = np.clip(order(reading.whiteness) / 0.3, -1.0, 1.0)
     out = np.empty((64, 3))
     out[:, EMPTY] = -occ
     out[:, WHITE] = np.minimum(occ, white)
@@ -310,7 +394,8 @@ def grid_alignment(warped: Any) -> float:
     rows, so pieces and a hand on part of the board do not count) horizontal and vertical
     gradient on the 7 inner lines, over the median elsewhere. A camera bumped by even a third
     of a square drops it several-fold; the ratio does not depend on the light."""
-    g = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, 8 * SMALL), interpolation=cv2.INTER_AREA),
+    g = cv2.cvtColor(cv2.resize(_main(warped), (8 * SMALL, 8 * SMALL),
+                                interpolation=cv2.INTER_AREA),
                      cv2.COLOR_BGR2GRAY).astype(np.float32)
     profile = (np.median(np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)), axis=0)
                + np.median(np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)), axis=1))
@@ -321,12 +406,28 @@ def grid_alignment(warped: Any) -> float:
 def _looks_like(warped: Any, occ: Sequence[int]) -> bool:
     """True when the classifier's occupancy scores agree with occupancy ``occ`` (a1 = 0):
     every occupied square scores above the 75th percentile of the empty squares' scores."""
-    score = _to_index_order(classify_board(warped).occupancy)
+    score = _to_index_order(classify_board(_main(warped)).occupancy)
     full = np.array([score[i] for i in range(64) if occ[i]])
     empty = np.array([score[i] for i in range(64) if not occ[i]])
     if full.size == 0 or empty.size == 0:
         return True
     return float(full.min()) > float(np.percentile(empty, 75))
+
+
+def _without(frame: Frame, boards: Sequence[Corners]) -> Frame:
+    """``frame`` with each of ``boards`` (and half a square around it) painted over with the
+    picture's median colour (a second board is no candidate when the first is looked for)."""
+    if not boards:
+        return frame
+    out = np.array(frame, copy=True)
+    fill = tuple(float(v) for v in np.median(out.reshape(-1, out.shape[2]), axis=0))
+    wide = np.array([[-0.5, -0.5], [8.5, -0.5], [8.5, 8.5], [-0.5, 8.5]],
+                    dtype=np.float64) * SQUARE
+    for corners in boards:
+        to_image = np.linalg.inv(homography(corners))
+        outline = cv2.perspectiveTransform(wide.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+        cv2.fillConvexPoly(out, np.round(outline).astype(np.int32), fill)
+    return out
 
 
 def _promo_rank(action: Action) -> int:
@@ -335,9 +436,10 @@ def _promo_rank(action: Action) -> int:
 
 
 def _copy_square(dst: Any, src: Any, index: int) -> None:
-    """Copy square ``index`` (a1 = 0) of warped board ``src`` into ``dst``."""
-    r, c = 7 - index // 8, index % 8
-    s = SQUARE
+    """Copy visible square ``index`` (a1 = 0, then the squares beyond the board) of warped
+    board ``src`` into ``dst``."""
+    r, c = square_slot(index)
+    s = dst.shape[1] // 8
     dst[r * s:(r + 1) * s, c * s:(c + 1) * s] = src[r * s:(r + 1) * s, c * s:(c + 1) * s]
 
 
@@ -354,7 +456,9 @@ def _occluded(change: np.ndarray[Any, Any], tau: float,
     strong = (change > limit) & ~explained
     if not strong.any() or int(strong.sum()) > MAX_OCCLUDED:
         return np.asarray(strong, dtype=bool)
-    grid = strong.reshape(8, 8)
+    # squares beyond the board (a ring, a second board) are where hands reach in from: only
+    # the main board's groups away from its edge can veto
+    grid = strong[:64].reshape(8, 8)
     count, labels = cv2.connectedComponents(grid.astype(np.uint8), connectivity=8)
     out = np.zeros((8, 8), dtype=bool)
     for k in range(1, count):
@@ -362,7 +466,7 @@ def _occluded(change: np.ndarray[Any, Any], tau: float,
         rows, cols = np.nonzero(part)
         if not (rows.min() == 0 or cols.min() == 0 or rows.max() == 7 or cols.max() == 7):
             out |= part
-    return np.asarray(out.reshape(64))
+    return np.concatenate([out.reshape(64), np.zeros(len(change) - 64, dtype=bool)])
 
 
 def _forgiven(change: np.ndarray[Any, Any], tau: float, explained: np.ndarray[Any, Any]) -> bool:
@@ -373,6 +477,21 @@ def _forgiven(change: np.ndarray[Any, Any], tau: float, explained: np.ndarray[An
     return bool(strong.any()) and not _occluded(change, tau, explained).any()
 
 
+def attempt_picture(action: Action, before: Sequence[int] | np.ndarray[Any, Any],
+                    index: Sequence[int]) -> np.ndarray[Any, np.dtype[np.int64]] | None:
+    """What the camera sees of a move that changes nothing (a capture attempt the rules turn
+    down): ``before`` (colours of the visible squares ``index``) with the mover taken from its
+    square to the target's. None when it is no move between two visible squares."""
+    if action.kind != MOVE or action.frm not in index or action.to not in index:
+        return None
+    frm, to = index.index(action.frm), index.index(action.to)
+    if not before[frm] or frm == to:
+        return None
+    shown = np.array(before, dtype=np.int64)
+    shown[to], shown[frm] = shown[frm], 0
+    return shown
+
+
 class Decoder:
     """Chooses which legal board a settled frame shows, from the game's current position.
 
@@ -380,9 +499,9 @@ class Decoder:
     :meth:`accept` plays the chosen candidate's actions.
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, index: Sequence[int] | None = None) -> None:
         self.game = game
-        self.index = board_index(game.variant)
+        self.index = tuple(view_of(game.variant).index if index is None else index)
         self._cached: tuple[int, list[Candidate]] | None = None
 
     def occupancy(self) -> tuple[int, ...]:
@@ -393,6 +512,10 @@ class Decoder:
                    start: np.ndarray[Any, Any], pieces: np.ndarray[Any, Any]) -> Candidate:
         colour = np.asarray(occupancy_of(state, self.index), dtype=np.int64)
         mask = colour != start
+        if len(actions) == 1 and not mask.any():
+            shown = attempt_picture(actions[0], start, self.index)
+            if shown is not None:  # a failed attempt: the capture is made, then undone
+                return Candidate(actions, shown != start, shown, None, attempt=True)
         optional = (np.asarray(pieces_of(state, self.index)) != pieces) & ~mask
         return Candidate(actions, mask, colour, optional if optional.any() else None)
 
@@ -418,9 +541,11 @@ class Decoder:
             after = occupancy_of(variant.apply(state, action), self.index)
             return any(before[i] != after[i] for i in touching)
 
+        made_on_board = variant.board_kinds  # a roll, an assignment, a pass: only followed
+
         def walk(state: State, actions: tuple[Action, ...]) -> None:
             for a in variant.legal_actions(state):
-                if not touches(state, a):
+                if a.kind not in made_on_board or not touches(state, a):
                     continue
                 nxt = variant.apply(state, a)
                 seq = (*actions, a)
@@ -470,7 +595,7 @@ class Decoder:
         colour = np.stack([c.colour for c in cands])
         length = np.array([len(c.actions) for c in cands], dtype=np.float64)
         support = e[None, :] + CLASSIFIER_WEIGHT * np.take_along_axis(
-            np.broadcast_to(agree[None, :, :], (len(cands), 64, 3)), colour[:, :, None],
+            np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
             axis=2)[:, :, 0]
         positive = np.minimum(np.maximum(e, 0.0), 1.0)  # a hand's squares cost 1 each
         optional = np.zeros_like(mask)
@@ -490,7 +615,11 @@ class Decoder:
         order = [int(k) for k in np.argsort(-score, kind="stable") if plausible[k]]
         top = order[0]
         best_score = float(score[top])
-        runner = float(score[order[1]]) if len(order) > 1 else 0.0
+        # The runner-up is the best explanation of another picture: a longer sequence that
+        # leaves the same picture (a move, then a capture attempt the rules turned down while
+        # no frame was taken) is the same evidence explained at a cost, not a rival.
+        rivals = [k for k in order[1:] if not np.array_equal(colour[k], colour[top])]
+        runner = float(score[rivals[0]]) if rivals else 0.0
         cand = cands[top]
         sq = cand.mask
         seen = sq if cand.optional is None else sq | cand.optional
@@ -519,18 +648,31 @@ class Tracker:
     frames with :meth:`run` or :meth:`step`.
 
     Raises (constructor): the referee's UnknownVariantError / VariantNotImplementedError;
-    UnsupportedVariantError when the variant has no 8x8 board. Squares off the 8x8 board (a
-    ghost ring, a second board) are invisible: moves there are decoded from the 8x8 changes only.
+    UnsupportedVariantError when the variant has no 8x8 board. The squares around the board on
+    its panel (a printed ring) are seen with the board's own corners; a second board
+    (:class:`~referee.app.vision_view.Block`) needs its corners in ``others`` (a8, h8, h1, a1),
+    without which the camera sees the first board only (:mod:`referee.app.vision_view`).
     """
 
     def __init__(self, corners: Corners, variant: str = "standard", *, stills: bool = False,
-                 game: Game | None = None, relocate: bool = True) -> None:
+                 game: Game | None = None, relocate: bool = True,
+                 others: Sequence[Corners] = ()) -> None:
         self.corners = corners
+        self.others = list(others)
+        game = game if game is not None else Game(variant)
+        view = view_of(game.variant)
+        if len(self.others) < len(view.blocks):  # a second board nobody placed: not seen
+            view = CameraView(view.index[:view.size - 64 * len(view.blocks)],
+                              view.looks[:view.size - 64 * len(view.blocks)], view.ring, ())
+        self.view = view
+        #: a border square's look when empty (taken from the start picture, and whenever a
+        #: decision leaves it empty), to tell a piece on a printed label from the label
+        self._empty_look: dict[int, Any] = {}
         self.relocate = relocate
         self.relocations = 0  # times the board was found again after the camera moved
         self._alignment: float | None = None  # grid alignment of the start picture
         self._relocated_in = -1  # the still period in which a re-location was last tried
-        self.decoder = Decoder(game if game is not None else Game(variant))
+        self.decoder = Decoder(game, view.index)
         self.game = self.decoder.game
         self.stills = stills
         self.frames = 0
@@ -560,6 +702,10 @@ class Tracker:
         self._quiet = 0     # frames in a row that moved less than STILL_DIFF
         self._start_only = True  # no decision accepted yet: the reference is the start's
         self.rebased = 0    # times the reference picture was taken anew (light changed)
+        self._attempt_shown = False  # a failed attempt was accepted; its pieces not yet back
+        #: set when a settled board shows the pieces of a failed attempt put back (the camera
+        #: sensor reports the board then, and clears it)
+        self.put_back = False
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
         """Every candidate as (actions, changed squares) (for tests)."""
@@ -574,9 +720,9 @@ class Tracker:
         # With stills the light may differ from frame to frame: keep only the squares of a
         # hand forgiven at the board's edge, not every one above the noise (a square kept from
         # a differently exposed frame would look changed for ever).
-        unexplained = {i for i in range(64) if i not in squares and change[i] > tau}
+        unexplained = {i for i in range(len(change)) if i not in squares and change[i] > tau}
         if self.stills:
-            mask = np.zeros(64, dtype=bool)
+            mask = np.zeros(len(change), dtype=bool)
             mask[list(squares)] = True
             unexplained = ({i for i in unexplained if change[i] > 2.0 * tau}
                            if _forgiven(change, tau, mask) else set())
@@ -703,10 +849,62 @@ class Tracker:
     def _set_start(self, warped: Any) -> None:
         self._reference = warped
         self._alignment = grid_alignment(warped)
+        self._learn_empty(warped)
+
+    def _learn_empty(self, warped: Any) -> None:
+        """Keep the look of every border square empty in the current position (and not
+        known yet): the printed label the classifier has no checkerboard to compare with."""
+        occ = self.decoder.occupancy()
+        for i in range(64, self.view.size):
+            if self.view.looks[i] != "checker" and not occ[i] and i not in self._empty_look:
+                r, c = square_slot(i)
+                self._empty_look[i] = warped[r * SQUARE:(r + 1) * SQUARE,
+                                             c * SQUARE:(c + 1) * SQUARE].copy()
+
+    def _agreement(self, warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """(visible squares, 3): the classifier's agreement (:func:`agreement`) on the main
+        board and on each second board; on a border square, its distance from its empty look
+        (lit like the board), and the piece's lightness against the board's pieces'."""
+        reading = classify_board(_main(warped))
+        out = [_agree(reading, _to_index_order)]
+        if self.view.plain:
+            return out[0]
+        ring = len(self.view.ring)
+        extra = np.zeros((ring, 3))
+        lab = cv2.cvtColor(cv2.GaussianBlur(warped, (3, 3), 0), cv2.COLOR_BGR2LAB)
+        lab = np.asarray(lab, dtype=np.float32)
+        white = reading.lightness[reading.labels == WHITE]
+        black = reading.lightness[reading.labels == BLACK]
+        mid = (float(np.median(white)) + float(np.median(black))) / 2.0 \
+            if white.size and black.size else 128.0
+        m = int(round(SQUARE * ROI_MARGIN))
+        for k in range(ring):
+            i = 64 + k
+            empty = self._empty_look.get(i)
+            if empty is None:
+                continue
+            r, c = square_slot(i)
+            patch = lab[r * SQUARE + m:(r + 1) * SQUARE - m, c * SQUARE + m:(c + 1) * SQUARE - m]
+            ref = cv2.cvtColor(cv2.GaussianBlur(empty, (3, 3), 0), cv2.COLOR_BGR2LAB)
+            ref = np.asarray(ref, dtype=np.float32)[m:SQUARE - m, m:SQUARE - m]
+            dist = np.sqrt(((patch - ref) ** 2).sum(axis=2))
+            d = float(np.median(dist))
+            occ = float(np.clip((d - BORDER_EMPTY) / BORDER_SCALE, -1.0, 1.0))
+            far = dist > BORDER_EMPTY
+            light = float(patch[..., 0][far].mean()) if far.any() else float(patch[..., 0].mean())
+            whiteness = float(np.clip((light - mid) / 20.0, -1.0, 1.0))
+            extra[k] = (-occ, min(occ, whiteness), min(occ, -whiteness))
+        out.append(extra)
+        top = 8 + ring // 8
+        for b in range(len(self.view.blocks)):
+            block = warped[(top + 8 * b) * SQUARE:(top + 8 * b + 8) * SQUARE]
+            out.append(_agree(classify_board(block), lambda g: np.asarray(g.reshape(64))))
+        return np.concatenate(out)
 
     def warp(self, frame: Frame) -> Any:
-        """The frame's board, warped top-down (a8 top-left)."""
-        return warp_board(frame, self.corners)
+        """The frame's board, warped top-down (a8 top-left), with the squares the camera sees
+        beyond it below (:meth:`~referee.app.vision_view.CameraView.compose`)."""
+        return self.view.compose(frame, self.corners, self.others)
 
     def step(self, frame: Frame, t: float | None = None) -> list[Recognised]:
         """Process one frame taken at time ``t`` (seconds, any origin, increasing: a video's
@@ -732,12 +930,13 @@ class Tracker:
         from vision.locate import locate_board
 
         try:
-            corners = locate_board(frame, previous=self.corners)
+            # the second boards painted over: the board found again must be this one
+            corners = locate_board(_without(frame, self.others), previous=self.corners)
         except BoardNotFoundError:
             return warped
         corners, again = self._nearest_window(frame, corners)
         corners = _register(self._reference, again, corners)
-        again = warp_board(frame, corners)
+        again = self.view.compose(frame, corners, self.others)
         if grid_alignment(again) < REFOUND_SHARE * base:
             return warped
         self.corners = corners
@@ -769,11 +968,18 @@ class Tracker:
         """Process one already warped frame (see :meth:`warp`) taken at time ``t``."""
         now = self._clock(t)
         self.frames += 1
-        grey = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, 8 * SMALL),
+        rows = warped.shape[0] * 8 // warped.shape[1]  # 8: a board; more: squares beyond it
+        grey = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, rows * SMALL),
                                        interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
         grey = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
-        moved = (float(np.abs(grey - self._previous).mean())
-                 if self._previous is not None else 1e9)
+        if self._previous is None:
+            moved = 1e9
+        else:  # the board, and the squares beyond it on their own (a move there is as much
+            # motion as one on the board, not diluted by a whole second board standing still)
+            diff = np.abs(grey - self._previous)
+            side = 8 * SMALL
+            moved = max(float(diff[:side].mean()),
+                        float(diff[side:].mean()) if rows > 8 else 0.0)
         self._settle(moved, now)
         self._repeat = moved <= DUPLICATE_DIFF
         self._previous = grey
@@ -798,11 +1004,13 @@ class Tracker:
         change = change_map(self._reference, warped)
         tau = threshold(change)
         if float(change.max()) < tau:
+            if self._attempt_shown:  # the pieces of a failed attempt are back
+                self._attempt_shown, self.put_back = False, True
             self._heal(warped)
             self._reference = warped  # nothing moved: follow slow lighting drift
             self._lost = 0
             return []
-        agree = agreement(warped)
+        agree = self._agreement(warped)
         deep = self.stills or self._steady(warped)
         decision = self.decoder.decide(change, agree, deep=deep)
         cand = decision.candidate
@@ -823,9 +1031,15 @@ class Tracker:
         self._start_only = False
         self._history.append((self._reference, len(cand.actions)))
         del self._history[:-RETRACT_DEPTH]
-        self._reference = self._new_reference(warped, change, cand.squares)
-        return [Recognised(text, self.frames - 1, decision.score)
+        if cand.attempt:  # the pieces go back: the picture before it stays the reference
+            self._attempt_shown = True
+        else:
+            self._attempt_shown = False
+            self._reference = self._new_reference(warped, change, cand.squares)
+        done = [Recognised(text, self.frames - 1, decision.score)
                 for text in self.decoder.accept(cand)]
+        self._learn_empty(warped)
+        return done
 
     def _retract(self, warped: Any, agree: np.ndarray[Any, Any]) -> list[Recognised] | None:
         """A steady board that no legal continuation explains may show that a move accepted
@@ -844,7 +1058,7 @@ class Tracker:
                     return None
                 state = state.parent
             retracted = [p.text for p in game.played[len(game.played) - undone:]]
-            trial = Decoder(Game(game.variant, seed=game.seed, state=state))
+            trial = Decoder(Game(game.variant, seed=game.seed, state=state), self.view.index)
             change = change_map(before, warped)
             decision = trial.decide(change, agree, deep=True)
             cand = decision.candidate
@@ -872,8 +1086,10 @@ class Tracker:
             self.retracted = undone
             self.withdrawn = tuple(retracted) if undone else ()
             self.corrections += undone > 0
-            return [Recognised(text, self.frames - 1, decision.score)
+            done = [Recognised(text, self.frames - 1, decision.score)
                     for text in self.decoder.accept(cand)]
+            self._learn_empty(warped)
+            return done
         return None
 
     def _playable(self, actions: list[Action]) -> bool:

@@ -137,8 +137,6 @@ def _serve(args: argparse.Namespace) -> int:
             situation = live.situation
             link.publish(live.game, status_of(situation.status_kind, situation.paused),
                          clock=situation.clock, players=situation.players)
-        if camera is not None and live is not None:  # phone://: the camera follows the game
-            camera.sensor.follow(live.game)
 
     live: LiveGame | None = None
     with contextlib.ExitStack() as stack:
