@@ -67,6 +67,7 @@ from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, classify_board
 from vision.errors import UnsupportedVariantError
 from vision.geometry import SQUARE, Corners, homography, warp_board
 from vision.sources import Frame
+from vision.stabilise import Stabiliser
 
 STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames (0-255)
 NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is larger
@@ -108,6 +109,7 @@ RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take 
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
 BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
 REFOUND_SHARE = 0.6   # ... and a board re-found must align at least this share of it
+LOST_RETRY_S = 1.0    # a stabiliser that lost the board: find it again at most this often
 
 
 @dataclass(frozen=True)
@@ -515,8 +517,10 @@ class Tracker:
 
     ``stills``: every frame is a settled position (a folder of photos) instead of waiting for
     the board to stay still; as soon as STILL_FRAMES + 1 frames in a row show no motion, the
-    frames are a video cut into frames and the motion gate takes over. Opens nothing: feed it
-    frames with :meth:`run` or :meth:`step`.
+    frames are a video cut into frames and the motion gate takes over. ``stabilise``: a camera
+    held in the hand; every frame's corners are carried onto the board from the previous
+    frame's (:class:`vision.stabilise.Stabiliser`), and when that is lost the board is found
+    again. Opens nothing: feed it frames with :meth:`run` or :meth:`step`.
 
     Raises (constructor): the referee's UnknownVariantError / VariantNotImplementedError;
     UnsupportedVariantError when the variant has no 8x8 board. Squares off the 8x8 board (a
@@ -524,9 +528,13 @@ class Tracker:
     """
 
     def __init__(self, corners: Corners, variant: str = "standard", *, stills: bool = False,
-                 game: Game | None = None, relocate: bool = True) -> None:
+                 game: Game | None = None, relocate: bool = True,
+                 stabilise: bool = False) -> None:
         self.corners = corners
         self.relocate = relocate
+        #: carries the corners from frame to frame (a camera in the hand); None: fixed camera
+        self.stabiliser = Stabiliser(corners) if stabilise else None
+        self._lost_retry = -1e9  # time of the last re-finding tried because it was lost
         self.relocations = 0  # times the board was found again after the camera moved
         self._alignment: float | None = None  # grid alignment of the start picture
         self._relocated_in = -1  # the still period in which a re-location was last tried
@@ -701,6 +709,7 @@ class Tracker:
 
     def _set_start(self, warped: Any) -> None:
         self._reference = warped
+        self._refresh_stabiliser()
         self._alignment = grid_alignment(warped)
 
     def warp(self, frame: Frame) -> Any:
@@ -711,22 +720,36 @@ class Tracker:
         """Process one frame taken at time ``t`` (seconds, any origin, increasing: a video's
         position, a folder's frame number / fps, a live frame's arrival); without ``t``
         frames are NOMINAL_FPS a second apart. Returns the moves it completed (usually none)."""
+        lost = False
+        if self.stabiliser is not None:
+            self.corners = self.stabiliser.track(frame)
+            now = self._clock(t)
+            lost = self.stabiliser.lost and now - self._lost_retry >= LOST_RETRY_S
+            if lost:
+                self._lost_retry = now
         warped = self.warp(frame)
-        if self.relocate and self._alignment is not None and self._settling(t):
-            warped = self._refind(frame, warped)
+        if self.relocate and self._alignment is not None and (lost or self._settling(t)):
+            warped = self._refind(frame, warped, lost=lost)
         return self.step_warped(warped, t)
 
-    def _refind(self, frame: Frame, warped: Any) -> Any:
+    def _refresh_stabiliser(self) -> None:
+        """A new picture of the settled board: the stabiliser aligns to it from now on."""
+        if self.stabiliser is not None:
+            self.stabiliser.refresh()
+
+    def _refind(self, frame: Frame, warped: Any, *, lost: bool = False) -> Any:
         """When a settling frame's squares no longer sit on the lattice (the camera was bumped
         or the board pushed), find the board again (labelled as close as possible to the old
         corners) and warp the frame anew; the reference picture stays, so a move made while
-        the camera moved is still decoded. Tried once per still period; a board re-found that
-        does not align (a hand over most of it) is not taken."""
+        the camera moved is still decoded. Tried once per still period (``lost``: the
+        stabiliser lost the board, tried every LOST_RETRY_S whether still or not); a board
+        re-found that does not align (a hand over most of it) is not taken."""
         base = self._alignment
-        if (base is None or self._relocated_in == self.still_since
-                or grid_alignment(warped) >= BUMPED_SHARE * base):
+        if base is None or (not lost and (self._relocated_in == self.still_since
+                                          or grid_alignment(warped) >= BUMPED_SHARE * base)):
             return warped
-        self._relocated_in = self.still_since
+        if not lost:
+            self._relocated_in = self.still_since
         from vision.errors import BoardNotFoundError
         from vision.locate import locate_board
 
@@ -741,6 +764,8 @@ class Tracker:
             return warped
         self.corners = corners
         self.relocations += 1
+        if self.stabiliser is not None:
+            self.stabiliser.reset(corners)
         return again
 
     def _nearest_window(self, frame: Frame, corners: Corners) -> tuple[Corners, Any]:
@@ -798,6 +823,7 @@ class Tracker:
         if float(change.max()) < tau:
             self._heal(warped)
             self._reference = warped  # nothing moved: follow slow lighting drift
+            self._refresh_stabiliser()
             self._lost = 0
             return []
         agree = agreement(warped)
@@ -822,6 +848,7 @@ class Tracker:
         self._history.append((self._reference, len(cand.actions)))
         del self._history[:-RETRACT_DEPTH]
         self._reference = self._new_reference(warped, change, cand.squares)
+        self._refresh_stabiliser()
         return [Recognised(text, self.frames - 1, decision.score)
                 for text in self.decoder.accept(cand)]
 
