@@ -20,7 +20,9 @@ TARGET is a camera number (``camera://0``), a video file or a folder of frames
 second, default 1: one frame per settled position), or as fast as possible with ``fast=1``.
 ``corners`` gives the board's corners a8, h8, h1, a1 in pixels; without it the board is found
 on the first frame where it can be (:func:`vision.locate.locate_board`). Either way the tracker
-finds it again when the camera is bumped (:meth:`~referee.app.vision_track.Tracker.step`).
+finds it again when the camera is bumped (:meth:`~referee.app.vision_track.Tracker.step`);
+``stabilise=1`` (a camera held in the hand) carries the corners onto the board in every frame
+(:mod:`vision.stabilise`).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from vision.sources import NETWORK_SCHEMES, FolderSource, Frame, FrameSource, op
 
 SCHEME = "camera://"
 STEP_MS = 400  # between the positions of actions decoded from one frame
-OPTIONS = ("corners", "fast", "fps")
+OPTIONS = ("corners", "fast", "fps", "stabilise")
 MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
 
@@ -120,6 +122,8 @@ class CameraSensor(Sensor):
         #: frames a second of a folder (or instead of a video's own rate); 0: the default
         self.fps = spec.number("fps", 0.0, 0.0, MAX_FPS)
         self.corners = corners_option(spec)
+        #: a camera held in the hand: corners carried onto the board in every frame
+        self.stabilise = spec.flag("stabilise", False)
         self._game = Game(game.variant, seed=game.seed, state=game.state)
         self._source: FrameSource | None = None
         self._thread: StoppableThread | None = None
@@ -162,7 +166,7 @@ class CameraSensor(Sensor):
             from vision.locate import locate_board
 
             corners = orient_to_position(frame, locate_board(frame), self._game)
-        return Tracker(corners, stills=stills, game=self._game)
+        return Tracker(corners, stills=stills, game=self._game, stabilise=self.stabilise)
 
     def _run(self, stop: threading.Event) -> None:
         source = self._source

@@ -82,6 +82,9 @@ def _track_parser() -> CommandParser:
     p.add_argument("--variant", default="standard", help="variant name (default: standard)")
     p.add_argument("--fen", default=None,
                    help="start from this set-up position (FEN) instead of the initial one")
+    p.add_argument("--stabilise", action="store_true",
+                   help="a camera held in the hand: carry the corners onto the board in every "
+                        "frame (as camera://...?stabilise=1 and phone://)")
     return p
 
 
@@ -110,8 +113,8 @@ def _print_moves(tracker: Tracker, printed: int, upto: int) -> int:
 
 
 def track_main(argv: list[str]) -> int:
-    """``vision-track SOURCE --corners JSON [--variant NAME] [--fen FEN]``: print moves, then
-    a summary."""
+    """``vision-track SOURCE --corners JSON [--variant NAME] [--fen FEN] [--stabilise]``:
+    print moves, then a summary."""
     prog = "gravekeeper vision-track"
     _quiet_ffmpeg()
     try:
@@ -126,7 +129,7 @@ def track_main(argv: list[str]) -> int:
         try:
             game = _start(args.variant, args.fen)
             tracker = Tracker(corners, args.variant, stills=isinstance(src, FolderSource),
-                              game=game)
+                              game=game, stabilise=args.stabilise)
         except RefereeError as e:
             src.close()
             return _fail(prog, f"variant {args.variant!r}: {e}")

@@ -218,7 +218,7 @@ def logo(img: Any, empty: Any, square: str, corners: str = SCHOLAR_CORNERS) -> A
     return out
 
 
-HANDHELD_PAD = 48  # px of scene (its edge repeated) around the video (the board nearly touches its top)
+HANDHELD_PAD = 48  # px of scene (edge repeated) around the video: the board nearly touches its top
 
 
 def handheld_matrices(count: int, seed: int, fps: float = 20.0, *, shift: float = 22.0,
