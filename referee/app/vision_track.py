@@ -40,7 +40,9 @@ every other candidate board by a margin.
   all changed (or the classifier confirms a weak change), no unexplained square changed more than
   the candidate's weakest square allows (a hand or an arm still over the board), and it beats the
   runner-up by a margin. Squares that changed without explanation keep their old reference
-  look until they are steady across two checks (a hand leaving vs a nudged piece).
+  look until they are steady across two checks (a hand leaving vs a nudged piece), unless
+  they then differ from the reference by more than ``NUDGE`` thresholds: a piece lifted off its
+  square (a hand touching it at the last check), whose move is still to be seen.
 * **Taking back.** A steady board no continuation explains may show that an accepted move was
   wrong (a piece put down, photographed, then moved on): the last one or two decisions are
   taken back and the board explained from the picture before them. A new order of the same
@@ -109,6 +111,7 @@ RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take 
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
 BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
 REFOUND_SHARE = 0.6   # ... and a board re-found must align at least this share of it
+NUDGE = 4.0           # a square kept back that changed more than this x threshold is not healed
 LOST_RETRY_S = 1.0    # a stabiliser that lost the board: find it again at most this often
 
 
@@ -620,15 +623,20 @@ class Tracker:
         self.rebased += 1
         return True
 
-    def _heal(self, warped: Any) -> None:
+    def _heal(self, warped: Any, change: np.ndarray[Any, Any] | None = None) -> None:
         """Adopt the new look of squares kept back by :meth:`_new_reference` once it has
-        stayed the same across two checks (a nudged piece, not a passing hand)."""
+        stayed the same across two checks (a nudged piece, not a passing hand), unless it
+        changed from the reference (``change``) by more than NUDGE thresholds: a piece lifted
+        off its square, whose move is still to be seen, not a nudge."""
         last, self._last_check = self._last_check, warped
         if not self._dirty or last is None:
             return
         steady = change_map(last, warped)
         tau = threshold(steady)
+        limit = np.inf if change is None else NUDGE * threshold(change)
         for i in list(self._dirty):
+            if steady[i] < tau and change is not None and change[i] > limit:
+                continue
             if steady[i] < tau:
                 _copy_square(self._reference, warped, i)
                 self._dirty.discard(i)
@@ -838,7 +846,7 @@ class Tracker:
                 and self._rebase(warped)):
             return []
         if cand is None:
-            self._heal(warped)
+            self._heal(warped, change)
             self.ignored += 1  # a hand, or a change no legal move explains
             if decision.changed and decision.changed <= MAX_CHANGED:
                 self._lost += 1
