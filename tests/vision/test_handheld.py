@@ -132,14 +132,14 @@ def test_stabilise_options() -> None:
 
 
 def test_watch_and_vision_track_stabilise(frames: list[Any], tmp_path: Path) -> None:
-    """The hand-held video written to a file (lossless FFV1: recompressed, see docs/vision.md
-    Limits): ``watch camera://...?stabilise=1&fast=1`` and ``vision-track --stabilise`` give
-    the 7 moves (the same code), without them not."""
-    shaken, truth = V.handheld(frames, 2)
+    """The hand-held video written to a file (lossless FFV1): ``watch
+    camera://...?stabilise=1&fast=1`` and ``vision-track --stabilise`` give the 7 moves (the
+    same code)."""
+    shaken, truth = V.handheld(frames, 1)
     video = tmp_path / "handheld.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"FFV1"), FPS,
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"FFV1"), FPS / 2,
                              (shaken[0].shape[1], shaken[0].shape[0]))
-    for f in shaken:
+    for f in shaken[::2]:  # every 2nd frame, 10 frames/s: half the time of a slow test
         writer.write(f)
     writer.release()
     corners = truth[0]
@@ -157,5 +157,5 @@ def test_watch_and_vision_track_stabilise(frames: list[Any], tmp_path: Path) -> 
     as_json = json.dumps(corners.round(2).tolist())
     assert run("vision-track", str(video), "--corners", as_json, "--stabilise") == \
         V.SCHOLAR_MOVES
-    # without: wrong moves (measured: e2e4 b8c6 d1h5 a8b8 f1c4 b8a8)
-    assert run("vision-track", str(video), "--corners", as_json) != V.SCHOLAR_MOVES
+    # Without --stabilise (measured, seed 2, every frame: e2e4 b8c6 d1h5 a8b8 f1c4 b8a8) is
+    # left to test_without_stabilisation_the_moves_are_lost (in-process, cheaper).
