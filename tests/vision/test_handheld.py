@@ -84,6 +84,25 @@ def test_without_stabilisation_the_moves_are_lost(frames: list[Any]) -> None:
     assert moves != V.SCHOLAR_MOVES and len(moves) <= 2  # measured: none
 
 
+def test_bumped_while_handheld_is_found_again(frames: list[Any]) -> None:
+    """The hand-held camera also bumped (3 degrees, 35 x 20 px in one frame, frame 160 on):
+    the stabiliser refuses the jump (more than 0.4 square), is lost after LOST frames, and the
+    board is found again at once (the bump re-finding, not waiting for a still board)."""
+    shaken, truth = V.handheld(frames, 1)
+    m = V.bump_matrix(3.0, (35.0, -20.0))
+    for k in range(160, len(shaken)):
+        shaken[k] = V.bump(shaken[k], 3.0, (35.0, -20.0))
+        truth[k] = cv2.perspectiveTransform(truth[k].reshape(-1, 1, 2).astype(np.float64),
+                                            m).reshape(4, 2)
+    tracker = Tracker(truth[0], stabilise=True)
+    for k, frame in enumerate(shaken):
+        tracker.step(frame, k / FPS)
+    assert [p.text for p in tracker.game.played] == V.SCHOLAR_MOVES
+    assert tracker.relocations == 1
+    assert tracker.stabiliser is not None and tracker.stabiliser.refused >= 8
+    assert float(np.abs(tracker.corners - truth[-1]).max()) < 3.0
+
+
 def test_fixed_camera_stabilised_is_unchanged(frames: list[Any]) -> None:
     """On the real (tripod) video the stabiliser keeps the corners within a tenth of a square
     (46 px; within 1 px but while the camera's exposure settles in the first frames and under a
