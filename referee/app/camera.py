@@ -29,7 +29,9 @@ TARGET is a camera number (``camera://0``), a video file or a folder of frames
 second, default 1: one frame per settled position), or as fast as possible with ``fast=1``.
 ``corners`` gives the board's corners a8, h8, h1, a1 in pixels; without it the board is found
 on the first frame where it can be (:func:`vision.locate.locate_board`). Either way the tracker
-finds it again when the camera is bumped (:meth:`~referee.app.vision_track.Tracker.step`).
+finds it again when the camera is bumped (:meth:`~referee.app.vision_track.Tracker.step`);
+``stabilise=1`` (a camera held in the hand) carries the corners onto the board in every frame
+(:mod:`vision.stabilise`).
 ``corners2`` gives a second board's (a variant with one, :mod:`referee.app.vision_view`), else
 it is looked for beside the first.
 
@@ -73,7 +75,7 @@ from vision.sources import NETWORK_SCHEMES, FolderSource, Frame, FrameSource, op
 
 SCHEME = "camera://"
 STEP_MS = 400  # between the positions of actions decoded from one frame
-OPTIONS = ("corners", "corners2", "fast", "fps")
+OPTIONS = ("corners", "corners2", "fast", "fps", "stabilise")
 MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
 COLOUR_LETTERS = {WHITE: "w", BLACK: "b"}  # a piece's colour as event files write it
@@ -149,6 +151,8 @@ class CameraSensor(Sensor):
         self.corners = corners_option(spec)
         #: a second board's corners (a variant with one); None: found beside the first
         self.corners2 = corners_option(spec, "corners2")
+        #: a camera held in the hand: corners carried onto the board in every frame
+        self.stabilise = spec.flag("stabilise", False)
         self._game = Game(game.variant, seed=game.seed, state=game.state)
         # The camera's copy of the game follows the referee's (see follow()): the referee's
         # history when the copy was made, and the latest one handed over by the game thread.
@@ -256,7 +260,8 @@ class CameraSensor(Sensor):
             except BoardNotFoundError:
                 raise BoardNotFoundError("no second board found beside the first (give its "
                                          "corners with corners2=x1,y1,...)") from None
-        return Tracker(corners, stills=stills, game=self._game, others=others)
+        return Tracker(corners, stills=stills, game=self._game, others=others,
+                       stabilise=self.stabilise)
 
     def _run(self, stop: threading.Event) -> None:
         source = self._source

@@ -1,5 +1,7 @@
-"""``phone://[?corners=x1,y1,...,x4,y4]``: a phone's camera, through the ``/camera`` page of
-``gravekeeper serve``, as a sensor of the live referee.
+"""``phone://[?corners=x1,y1,...,x4,y4&stabilise=0]``: a phone's camera, through the ``/camera``
+page of ``gravekeeper serve``, as a sensor of the live referee. A phone is held in the hand
+more often than not, so its frames are stabilised to the board (:mod:`vision.stabilise`)
+unless ``stabilise=0``.
 
 Why a sensor fed from outside: a phone cannot be opened like a webcam; its page pushes JPEG
 frames over a WebSocket (``referee/app/serve/camera_page.py``). The web side checks and
@@ -70,18 +72,29 @@ def parse_phone_url(url: str) -> str | None:
     the project's one URL grammar (:mod:`firmware_bridge.urls`) and checked.
 
     Raises:
+        BadSensorUrl: see :func:`phone_options`.
+    """
+    return phone_options(url)[0]
+
+
+def phone_options(url: str) -> tuple[str | None, bool]:
+    """The options of ``phone://[?corners=...&stabilise=0]``: the ``corners`` text (None when
+    not given) and ``stabilise`` (default on: a phone is usually held in the hand).
+
+    Raises:
         BadSensorUrl: another scheme, something between ``phone://`` and ``?``, a malformed
-        query, an option other than ``corners``, corners that are not a board.
+        query, an option other than ``corners`` and ``stabilise``, corners that are not a
+        board, a ``stabilise`` that is not 1/0.
     """
     if not url.startswith(SCHEME):
         raise BadSensorUrl(f"{url!r}: not a phone:// URL")
     spec = parse_spec(url, BadSensorUrl)
     if spec.target.strip("/"):
         raise spec.fail("phone:// takes no target (the /camera page of serve sends the "
-                        "frames); options: ?corners=x1,y1,...,x4,y4")
-    spec.check_options(("corners",))
+                        "frames); options: ?corners=x1,y1,...,x4,y4&stabilise=0")
+    spec.check_options(("corners", "stabilise"))
     corners_option(spec)
-    return spec.options.get("corners")
+    return spec.options.get("corners"), spec.flag("stabilise", True)
 
 
 def jpeg_size(data: bytes) -> tuple[int, int]:
@@ -200,10 +213,11 @@ class PhoneSensor(CameraSensor):
     """
 
     def __init__(self, url: str, game: Game, *, clock: Clock = time.monotonic) -> None:
-        given = parse_phone_url(url)
+        given, stabilise = phone_options(url)
         query = f"?corners={given}" if given is not None else ""
         super().__init__(f"camera://phone{query}", game, clock=clock)
         self.url = url
+        self.stabilise = stabilise
         try:
             board_index(game.variant)
         except VisionError as err:
@@ -345,7 +359,7 @@ class PhoneSensor(CameraSensor):
                 fractions, detail = self._locate(frame, size)
             if fractions is not None:
                 pixels = (fractions * np.asarray(size, dtype=np.float32)).astype(np.float32)
-                self.tracker = Tracker(pixels, game=self._game)
+                self.tracker = Tracker(pixels, game=self._game, stabilise=self.stabilise)
                 detail = detail or "board found"
         moves = []
         if self.tracker is not None:

@@ -86,6 +86,9 @@ def _track_parser() -> CommandParser:
     p.add_argument("--variant", default="standard", help="variant name (default: standard)")
     p.add_argument("--fen", default=None,
                    help="start from this set-up position (FEN) instead of the initial one")
+    p.add_argument("--stabilise", action="store_true",
+                   help="a camera held in the hand: carry the corners onto the board in every "
+                        "frame (as camera://...?stabilise=1 and phone://)")
     return p
 
 
@@ -131,8 +134,8 @@ def _print_moves(tracker: Tracker, printed: int, upto: int) -> int:
 
 
 def track_main(argv: list[str]) -> int:
-    """``vision-track SOURCE --corners JSON [--variant NAME] [--fen FEN]``: print moves, then
-    a summary."""
+    """``vision-track SOURCE --corners JSON [--variant NAME] [--fen FEN] [--stabilise]``:
+    print moves, then a summary."""
     prog = "gravekeeper vision-track"
     _quiet_ffmpeg()
     try:
@@ -160,7 +163,7 @@ def track_main(argv: list[str]) -> int:
                     others = [_second_board(first, corners)]
                     frames = itertools.chain([first], frames)
             tracker = Tracker(corners, args.variant, stills=isinstance(src, FolderSource),
-                              game=game, others=others)
+                              game=game, others=others, stabilise=args.stabilise)
             for _ in tracker.run(frames, video_fps(args.source)):
                 # A later frame may still take back the last decisions (Tracker._retract):
                 # the record is printed once they can no longer change.

@@ -40,7 +40,9 @@ every other candidate board by a margin.
   all changed (or the classifier confirms a weak change), no unexplained square changed more than
   the candidate's weakest square allows (a hand or an arm still over the board), and it beats the
   runner-up by a margin. Squares that changed without explanation keep their old reference
-  look until they are steady across two checks (a hand leaving vs a nudged piece).
+  look until they are steady across two checks (a hand leaving vs a nudged piece), unless
+  they then differ from the reference by more than ``NUDGE`` thresholds: a piece lifted off its
+  square (a hand touching it at the last check), whose move is still to be seen.
 * **Taking back.** A steady board no continuation explains may show that an accepted move was
   wrong (a piece put down, photographed, then moved on): the last one or two decisions are
   taken back and the board explained from the picture before them. A new order of the same
@@ -68,6 +70,7 @@ from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, BoardReading, classi
 from vision.errors import UnsupportedVariantError
 from vision.geometry import SQUARE, Corners, homography, warp_board
 from vision.sources import Frame
+from vision.stabilise import Stabiliser
 
 STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames (0-255)
 NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is larger
@@ -113,6 +116,8 @@ BORDER_EMPTY = 14.0   # a border square (a printed label ring) this far (Lab) fr
 BORDER_SCALE = 8.0    # ... is as likely occupied as not; this much further: surely occupied
 BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
 REFOUND_SHARE = 0.6   # ... and a board re-found must align at least this share of it
+NUDGE = 4.0           # a square kept back that changed more than this x threshold is not healed
+LOST_RETRY_S = 1.0    # a stabiliser that lost the board: find it again at most this often
 
 
 @dataclass(frozen=True)
@@ -644,8 +649,10 @@ class Tracker:
 
     ``stills``: every frame is a settled position (a folder of photos) instead of waiting for
     the board to stay still; as soon as STILL_FRAMES + 1 frames in a row show no motion, the
-    frames are a video cut into frames and the motion gate takes over. Opens nothing: feed it
-    frames with :meth:`run` or :meth:`step`.
+    frames are a video cut into frames and the motion gate takes over. ``stabilise``: a camera
+    held in the hand; every frame's corners are carried onto the board from the previous
+    frame's (:class:`vision.stabilise.Stabiliser`), and when that is lost the board is found
+    again. Opens nothing: feed it frames with :meth:`run` or :meth:`step`.
 
     Raises (constructor): the referee's UnknownVariantError / VariantNotImplementedError;
     UnsupportedVariantError when the variant has no 8x8 board. The squares around the board on
@@ -656,7 +663,7 @@ class Tracker:
 
     def __init__(self, corners: Corners, variant: str = "standard", *, stills: bool = False,
                  game: Game | None = None, relocate: bool = True,
-                 others: Sequence[Corners] = ()) -> None:
+                 others: Sequence[Corners] = (), stabilise: bool = False) -> None:
         self.corners = corners
         self.others = list(others)
         game = game if game is not None else Game(variant)
@@ -669,6 +676,9 @@ class Tracker:
         #: decision leaves it empty), to tell a piece on a printed label from the label
         self._empty_look: dict[int, Any] = {}
         self.relocate = relocate
+        #: carries the corners from frame to frame (a camera in the hand); None: fixed camera
+        self.stabiliser = Stabiliser(corners) if stabilise else None
+        self._lost_retry = -1e9  # time of the last re-finding tried because it was lost
         self.relocations = 0  # times the board was found again after the camera moved
         self._alignment: float | None = None  # grid alignment of the start picture
         self._relocated_in = -1  # the still period in which a re-location was last tried
@@ -759,15 +769,20 @@ class Tracker:
         self.rebased += 1
         return True
 
-    def _heal(self, warped: Any) -> None:
+    def _heal(self, warped: Any, change: np.ndarray[Any, Any] | None = None) -> None:
         """Adopt the new look of squares kept back by :meth:`_new_reference` once it has
-        stayed the same across two checks (a nudged piece, not a passing hand)."""
+        stayed the same across two checks (a nudged piece, not a passing hand), unless it
+        changed from the reference (``change``) by more than NUDGE thresholds: a piece lifted
+        off its square, whose move is still to be seen, not a nudge."""
         last, self._last_check = self._last_check, warped
         if not self._dirty or last is None:
             return
         steady = change_map(last, warped)
         tau = threshold(steady)
+        limit = np.inf if change is None else NUDGE * threshold(change)
         for i in list(self._dirty):
+            if steady[i] < tau and change is not None and change[i] > limit:
+                continue
             if steady[i] < tau:
                 _copy_square(self._reference, warped, i)
                 self._dirty.discard(i)
@@ -848,6 +863,7 @@ class Tracker:
 
     def _set_start(self, warped: Any) -> None:
         self._reference = warped
+        self._refresh_stabiliser()
         self._alignment = grid_alignment(warped)
         self._learn_empty(warped)
 
@@ -910,22 +926,36 @@ class Tracker:
         """Process one frame taken at time ``t`` (seconds, any origin, increasing: a video's
         position, a folder's frame number / fps, a live frame's arrival); without ``t``
         frames are NOMINAL_FPS a second apart. Returns the moves it completed (usually none)."""
+        lost = False
+        if self.stabiliser is not None:
+            self.corners = self.stabiliser.track(frame)
+            now = self._clock(t)
+            lost = self.stabiliser.lost and now - self._lost_retry >= LOST_RETRY_S
+            if lost:
+                self._lost_retry = now
         warped = self.warp(frame)
-        if self.relocate and self._alignment is not None and self._settling(t):
-            warped = self._refind(frame, warped)
+        if self.relocate and self._alignment is not None and (lost or self._settling(t)):
+            warped = self._refind(frame, warped, lost=lost)
         return self.step_warped(warped, t)
 
-    def _refind(self, frame: Frame, warped: Any) -> Any:
+    def _refresh_stabiliser(self) -> None:
+        """A new picture of the settled board: the stabiliser aligns to it from now on."""
+        if self.stabiliser is not None:
+            self.stabiliser.refresh()
+
+    def _refind(self, frame: Frame, warped: Any, *, lost: bool = False) -> Any:
         """When a settling frame's squares no longer sit on the lattice (the camera was bumped
         or the board pushed), find the board again (labelled as close as possible to the old
         corners) and warp the frame anew; the reference picture stays, so a move made while
-        the camera moved is still decoded. Tried once per still period; a board re-found that
-        does not align (a hand over most of it) is not taken."""
+        the camera moved is still decoded. Tried once per still period (``lost``: the
+        stabiliser lost the board, tried every LOST_RETRY_S whether still or not); a board
+        re-found that does not align (a hand over most of it) is not taken."""
         base = self._alignment
-        if (base is None or self._relocated_in == self.still_since
-                or grid_alignment(warped) >= BUMPED_SHARE * base):
+        if base is None or (not lost and (self._relocated_in == self.still_since
+                                          or grid_alignment(warped) >= BUMPED_SHARE * base)):
             return warped
-        self._relocated_in = self.still_since
+        if not lost:
+            self._relocated_in = self.still_since
         from vision.errors import BoardNotFoundError
         from vision.locate import locate_board
 
@@ -941,6 +971,8 @@ class Tracker:
             return warped
         self.corners = corners
         self.relocations += 1
+        if self.stabiliser is not None:
+            self.stabiliser.reset(corners)
         return again
 
     def _nearest_window(self, frame: Frame, corners: Corners) -> tuple[Corners, Any]:
@@ -1008,6 +1040,7 @@ class Tracker:
                 self._attempt_shown, self.put_back = False, True
             self._heal(warped)
             self._reference = warped  # nothing moved: follow slow lighting drift
+            self._refresh_stabiliser()
             self._lost = 0
             return []
         agree = self._agreement(warped)
@@ -1022,7 +1055,7 @@ class Tracker:
                 and self._rebase(warped)):
             return []
         if cand is None:
-            self._heal(warped)
+            self._heal(warped, change)
             self.ignored += 1  # a hand, or a change no legal move explains
             if decision.changed and decision.changed <= MAX_CHANGED:
                 self._lost += 1
@@ -1036,6 +1069,7 @@ class Tracker:
         else:
             self._attempt_shown = False
             self._reference = self._new_reference(warped, change, cand.squares)
+            self._refresh_stabiliser()
         done = [Recognised(text, self.frames - 1, decision.score)
                 for text in self.decoder.accept(cand)]
         self._learn_empty(warped)

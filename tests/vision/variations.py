@@ -231,3 +231,61 @@ def _logo_in_perspective(square: str, corners: str, w: int, h: int
     ys, xs = np.nonzero(where)
     y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
     return drawn[y0:y1, x0:x1], where[y0:y1, x0:x1], (y0, y1, x0, x1)
+
+
+HANDHELD_PAD = 48  # px of scene (edge repeated) around the video: the board nearly touches its top
+
+
+def handheld_matrices(count: int, seed: int, fps: float = 20.0, *, shift: float = 22.0,
+                      turn: float = 3.0, zoom: float = 0.03, tilt: float = 3e-5,
+                      jitter: float = 0.6, size: tuple[int, int] = (640, 480)) -> list[Any]:
+    """``count`` image-to-image homographies of a camera held in the hand: a smooth random
+    walk (noise smoothed over about a second, scaled so that the camera wanders up to
+    ``shift`` px, ``turn`` degrees, ``zoom`` scale and ``tilt`` perspective, about half a
+    square, a few degrees) plus per-frame jitter (``jitter`` px, a tenth of it in degrees),
+    about the picture's centre. Seeded: the same seed, the same walk."""
+    rng = np.random.default_rng(seed)
+    width = max(3, int(round(fps)))  # smoothing window: about one second
+    kernel = np.hanning(2 * width + 1)
+    kernel /= kernel.sum()
+
+    def walk(amplitude: float) -> Any:
+        raw = rng.normal(0.0, 1.0, count + 4 * width)
+        smooth = np.convolve(raw, kernel, mode="same")[2 * width:2 * width + count]
+        return amplitude * smooth / (np.abs(smooth).max() + 1e-9)
+
+    dx, dy, angle = walk(shift), walk(shift), walk(turn)
+    scale, px, py = 1.0 + walk(zoom), walk(tilt), walk(tilt)
+    dx = dx + rng.normal(0.0, jitter, count)
+    dy = dy + rng.normal(0.0, jitter, count)
+    angle = angle + rng.normal(0.0, jitter / 10.0, count)
+    cx, cy = size[0] / 2.0 + HANDHELD_PAD, size[1] / 2.0 + HANDHELD_PAD
+    centre = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]])
+    back = np.array([[1.0, 0.0, cx], [0.0, 1.0, cy], [0.0, 0.0, 1.0]])
+    out = []
+    for k in range(count):
+        a = np.deg2rad(angle[k])
+        m = np.array([[scale[k] * np.cos(a), -scale[k] * np.sin(a), dx[k]],
+                      [scale[k] * np.sin(a), scale[k] * np.cos(a), dy[k]],
+                      [px[k], py[k], 1.0]])
+        out.append(back @ m @ centre)
+    return out
+
+
+def handheld(frames: list[Any], seed: int, fps: float = 20.0,
+             corners: str = SCHOLAR_CORNERS, **walk: Any) -> tuple[list[Any], list[Any]]:
+    """``frames`` as a camera held in the hand sees them (:func:`handheld_matrices`), with
+    the board's true corners in every frame. The video is first padded by HANDHELD_PAD px of
+    the scene's edge repeated each side, so the board stays in the picture as the camera wanders."""
+    h, w = frames[0].shape[:2]
+    size = (w + 2 * HANDHELD_PAD, h + 2 * HANDHELD_PAD)
+    base = parse_corners(corners).astype(np.float64) + HANDHELD_PAD
+    out, truth = [], []
+    for frame, m in zip(frames, handheld_matrices(len(frames), seed, fps, size=(w, h), **walk),
+                        strict=True):
+        padded = cv2.copyMakeBorder(frame, *(4 * [HANDHELD_PAD]), cv2.BORDER_REPLICATE)
+        out.append(cv2.warpPerspective(padded, m, size, flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE))
+        truth.append(cv2.perspectiveTransform(base.reshape(-1, 1, 2), m).reshape(4, 2)
+                     .astype(np.float32))
+    return out, truth
