@@ -125,10 +125,11 @@ def _page(browser: Any, url: str, frames: list[str] | None = None,
 def test_phone_camera_page_referees_scholars_mate(tmp_path: Path) -> None:
     """The shared video through a real page and camera gives the 7 moves and the mate.
 
-    A known limit (docs/vision.md): when the machine's cores are starved (the suite's other
-    workers on two cores), the page's frame rate falls and the queen on her way from d1 to h5
-    can settle on g4. So the test runs alone (scripts/test runs the ``alone`` tests after the
-    others), and one more attempt is allowed and reported as a warning."""
+    A known limit (docs/vision.md, Limits; tests/vision/test_phone_path.py): the queen pauses
+    over g4 on her way from d1 to h5, and the tracker can judge that pause settled, more often
+    when the machine is starved (the page lowers its JPEG quality and size: more noise, a
+    higher motion threshold). So the test runs alone (scripts/test runs the ``alone`` tests
+    after the others), and one more attempt is allowed and reported as a warning."""
     try:
         _scholars_mate_through_the_page(tmp_path / "first")
     except AssertionError as first:
