@@ -20,6 +20,15 @@ page shrinks when the link is slow (every frame is scaled to the first frame's s
 corners the board is looked for (:func:`vision.locate.locate_board`) at most every
 ``LOCATE_EVERY_S`` seconds until it is found or placed on the page.
 
+Time: the tracker settles in seconds of each frame's time stamp. A frame's arrival is a poor
+one: a page or link that stalls delivers two pictures taken 0.1 s apart 0.4 s apart, and a
+stale picture sent again looks like a board standing still. So the page writes the time its
+camera took each picture (its own clock) into the JPEG's comment segment
+(:func:`page_time`), and :class:`FrameClock` puts those times on this machine's clock: offset by
+the smallest delay seen (never later than the arrival), never going backwards, and never more
+than ``MAX_LAG_S`` before the arrival (a page clock that stops or jumps cannot stall settling).
+Frames without a time (an older page) are timed by their arrival, as before.
+
 Frames are checked before they are decoded: at most ``MAX_FRAME_BYTES``, a JPEG whose header
 says at most ``MAX_SIDE`` pixels a side (a tiny file that declares a huge picture would make the
 decoder allocate gigabytes). Nothing is opened before :meth:`PhoneSensor.open`; a bad frame is
@@ -28,6 +37,8 @@ refused with :class:`FrameError` and never reaches the game.
 
 from __future__ import annotations
 
+import json
+import math
 import queue
 import threading
 import time
@@ -53,6 +64,8 @@ MAX_SIDE: Final = 4096
 MIN_SIDE: Final = 32
 QUEUE_FRAMES: Final = 6      # frames waiting for the sensor thread (about 0.5 s at 12 fps)
 LOCATE_EVERY_S: Final = 2.0  # the board finder takes about 0.25 s a frame
+MAX_LAG_S: Final = 1.0  # a frame's page time is trusted up to this long before its arrival
+NOTE: Final = b"gravekeeper "  # the page's JPEG comment: this, then a JSON object {"t": ms}
 #: JPEG start-of-frame markers (baseline, extended, progressive, lossless; not DHT/JPG/DAC).
 _SOF: Final = frozenset({0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7,
                          0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
@@ -132,6 +145,65 @@ def jpeg_size(data: bytes) -> tuple[int, int]:
             break
         i += 2 + length
     raise FrameError(400, "a JPEG without a frame header")
+
+
+def page_time(data: bytes) -> float | None:
+    """The time (seconds of the page's clock) the page wrote into the JPEG's comment segment
+    ``gravekeeper {"t": MILLISECONDS}``; None when there is none or it is not a finite number
+    (a frame of an older page, another encoder's comment)."""
+    i = 2
+    while i + 4 <= len(data) and data[i] == 0xFF:
+        marker = data[i + 1]
+        if marker == 0xDA or 0xD0 <= marker <= 0xD9:  # image data (or no segment) follows
+            return None
+        length = int.from_bytes(data[i + 2:i + 4], "big")
+        if marker == 0xFE and data[i + 4:i + 4 + len(NOTE)] == NOTE:
+            try:
+                note = json.loads(data[i + 4 + len(NOTE):i + 2 + length])
+            except (ValueError, UnicodeDecodeError):
+                return None
+            t = note.get("t") if isinstance(note, dict) else None
+            if isinstance(t, int | float) and not isinstance(t, bool) and math.isfinite(t):
+                return float(t) / 1000.0
+            return None
+        i += 2 + max(length, 2)
+    return None
+
+
+class FrameClock:
+    """The time stamps of a page's frames on this machine's clock (seconds).
+
+    A frame taken at ``taken`` (the page's clock) that arrived at ``arrived`` (this clock):
+    ``taken`` plus the smallest ``arrived - taken`` seen since :meth:`reset` (the link's least
+    delay, so no frame is ever timed after its arrival); then never before the previous frame
+    and never more than MAX_LAG_S before its own arrival: a page clock that stops, runs slow or
+    jumps back is re-anchored there (settling waits at most MAX_LAG_S longer), one that jumps
+    ahead lowers the offset at once. Without ``taken``, the arrival. Not thread-safe (one page,
+    one event loop).
+    """
+
+    def __init__(self) -> None:
+        self._offset: float | None = None
+        self._last: float | None = None
+
+    def reset(self) -> None:
+        """A new page (another clock): forget the offset, keep time going forwards."""
+        self._offset = None
+
+    def time(self, arrived: float, taken: float | None) -> float:
+        t = arrived
+        if taken is not None:
+            delay = arrived - taken
+            if self._offset is None or delay < self._offset:
+                self._offset = delay
+            t = taken + self._offset
+            if t < arrived - MAX_LAG_S:
+                self._offset = delay - MAX_LAG_S  # a stopped or slow page clock: re-anchor
+                t = arrived - MAX_LAG_S
+        if self._last is not None:
+            t = max(t, self._last)
+        self._last = t
+        return t
 
 
 def decode_frame(data: bytes) -> Frame:
@@ -224,6 +296,7 @@ class PhoneSensor(CameraSensor):
             raise BadSensorUrl(f"{url!r}: {err}") from None
         self._given: Corners | None = self.corners  # pixels of the full picture
         self._frames: queue.Queue[tuple[Frame, float] | None] = queue.Queue(QUEUE_FRAMES)
+        self._times = FrameClock()  # the page's frame times on this clock
         self._lock = threading.Lock()
         self._fractions: Corners | None = None  # the corners in use, as picture fractions
         self._confirmed = False
@@ -235,15 +308,26 @@ class PhoneSensor(CameraSensor):
 
     # ------------------------------------------------------------------ web side
 
-    def offer(self, frame: Frame) -> bool:
-        """Queue a decoded frame with its arrival time (the tracker settles in seconds of
-        it); False when the queue is full (offer it again later)."""
+    def offer(self, frame: Frame, taken: float | None = None,
+              arrived: float | None = None) -> bool:
+        """Queue a decoded frame with its time (the tracker settles in seconds of it): when the
+        page's camera took it (``taken``, seconds of the page's clock; see
+        :class:`FrameClock`), else its arrival (``arrived``, this sensor's clock; default now).
+        False when the queue is full (offer it again later; nothing is kept)."""
         self._require_open()
+        if self._frames.full():
+            return False
+        with self._lock:
+            at = self._times.time(self._clock() if arrived is None else arrived, taken)
         try:
-            self._frames.put_nowait((frame, self._clock()))
+            self._frames.put_nowait((frame, at))
         except queue.Full:
             return False
         return True
+
+    def now(self) -> float:
+        """This sensor's clock (seconds): the arrival time to give :meth:`offer`."""
+        return self._clock()
 
     def page_connected(self, width: int, height: int) -> CameraState:
         """A camera page connected; its camera picture is ``width`` x ``height`` pixels.
@@ -261,6 +345,7 @@ class PhoneSensor(CameraSensor):
             self._reset = True
             self._size = None
             self._next_locate = 0.0
+            self._times.reset()  # another page, another clock
             self._state = self._make_state(detail="connected")
         self._set_status(state="connected", detail="")
         return self.state()
@@ -337,7 +422,7 @@ class PhoneSensor(CameraSensor):
                     self._reset = True  # start the tracker afresh on the next frame
                     self._state = self._make_state(detail=f"frame not followed: {err}")
 
-    def _judge(self, frame: Frame, arrived: float) -> bool:
+    def _judge(self, frame: Frame, at: float) -> bool:
         """Follow the board on one frame; False when the sensor was closed meanwhile."""
         start = self._clock()
         with self._lock:
@@ -364,7 +449,7 @@ class PhoneSensor(CameraSensor):
         moves = []
         if self.tracker is not None:
             try:
-                moves = self.tracker.step(frame, arrived)
+                moves = self.tracker.step(frame, at)
             except (VisionError, cv2.error) as err:  # a degenerate warp: keep the game
                 detail = f"frame not followed: {err}"
             if not detail:

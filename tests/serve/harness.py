@@ -7,8 +7,10 @@ as it opens a board on ``/dev/ttyACM0``. So the board survives a ``kill -9`` of 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import queue
 import random
 import signal
 import subprocess
@@ -28,11 +30,16 @@ from referee.live.physical import physical_steps
 from referee.rules.game import Game
 
 CHROMIUM = "/usr/bin/chromium"
+#: seconds ``serve`` gets to print its page lines, and to end after SIGTERM (it needs about 3)
+START_S = 60.0
+STOP_S = 15.0
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 ROLES = ("spectator", "white", "black", "arbiter")
 #: pid -> lines ``serve`` wrote on stderr (read by a thread so that the pipe never fills)
 STDERR: dict[int, list[str]] = {}
+#: pid -> lines ``serve`` wrote on stdout (read by a thread: a hung serve never hangs a test)
+STDOUT: dict[int, queue.Queue[str]] = {}
 
 
 @dataclass
@@ -100,21 +107,49 @@ def start_serve(sim: SimulatedBoard, variant: str, data: Path, *extra: str) -> t
 
 
 def launch(args: list[str]) -> tuple[subprocess.Popen[str], dict[str, str]]:
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    """Start ``serve`` (``args``) and read its four page lines (at most START_S seconds).
+
+    Python's fault handler is on in the child, so that :func:`stop` can have a hung ``serve``
+    print every thread's stack (SIGABRT) before it is killed."""
+    env = {**os.environ, "PYTHONFAULTHANDLER": "1"}
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
     urls: dict[str, str] = {}
     assert proc.stdout is not None and proc.stderr is not None
     errors: list[str] = []
+    lines: queue.Queue[str] = queue.Queue()
     STDERR[proc.pid] = errors
+    STDOUT[proc.pid] = lines
     threading.Thread(target=lambda: errors.extend(proc.stderr), daemon=True).start()  # type: ignore[arg-type]
+
+    def read_stdout() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put("")  # the end
+
+    threading.Thread(target=read_stdout, daemon=True).start()
     for role in ROLES:
-        line = proc.stdout.readline()
-        if not line:
-            proc.wait()
-            raise AssertionError(f"serve ended: {''.join(errors)}")
+        line = read_line(proc)
         name, _, url = line.strip().partition(": ")
         assert name == role, line
         urls[role] = url
     return proc, urls
+
+
+def read_line(proc: subprocess.Popen[str], timeout: float = START_S) -> str:
+    """The next line ``serve`` (started by :func:`launch`) printed; fails the test, and stops
+    ``serve``, when there is none within ``timeout`` seconds or ``serve`` ended."""
+    try:
+        line = STDOUT[proc.pid].get(timeout=timeout)
+    except queue.Empty:
+        _, errors = stop(proc, check=False, timeout=5.0)
+        raise AssertionError(f"serve printed no line within {timeout:g} s; stderr: "
+                             f"{errors[-3000:]}") from None
+    if not line:
+        proc.wait(timeout=STOP_S)
+        raise AssertionError(f"serve ended: {''.join(STDERR.get(proc.pid, []))}")
+    return line
 
 
 def restart(served: Served, port: int) -> None:
@@ -141,20 +176,39 @@ def serving(variant: str, data: Path, *extra: str, options: dict[str, Any] | Non
         served = Served(proc, urls, sim, truth, args)
         yield served
     finally:
-        if proc is not None:
-            stop(served.proc if proc is not None else proc)
-        sim.stop()
+        try:
+            if proc is not None:
+                stop(served.proc)
+        finally:
+            sim.stop()
 
 
-def stop(proc: subprocess.Popen[str]) -> tuple[int, str]:
-    """SIGTERM and wait; returns (exit status, stderr)."""
+def stop(proc: subprocess.Popen[str], *, check: bool = True,
+         timeout: float = STOP_S) -> tuple[int, str]:
+    """SIGTERM and wait at most ``timeout`` seconds; returns (exit status, stderr).
+
+    A ``serve`` still running then is made to print every thread's stack (SIGABRT: the fault
+    handler :func:`launch` turned on), killed, and (``check``) the test fails with those stacks:
+    a hung service is a defect to see, never a test run that waits for ever."""
     if proc.poll() is None:
         proc.send_signal(signal.SIGTERM)
         try:
-            proc.wait(timeout=10)
+            proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait()
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGABRT)  # the fault handler prints the stacks
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.kill(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+            time.sleep(0.3)  # the stderr reader takes the stacks
+            errors = "".join(STDERR.get(proc.pid, []))
+            if check:
+                raise AssertionError(f"serve (pid {proc.pid}) did not stop within "
+                                     f"{timeout:g} s of SIGTERM and was killed; its stderr, "
+                                     f"with every thread's stack:\n{errors[-6000:]}") from None
+            return proc.returncode, errors
     time.sleep(0.1)
     return proc.returncode, "".join(STDERR.get(proc.pid, []))
 

@@ -10,10 +10,13 @@ reconnects by itself after a restart.
 
 Protocol of ``/camera/ws?token=T`` (docs/api.md): the page sends a JSON ``hello`` with its
 camera picture's size, then binary JPEG frames, each only after the previous one was answered
-(``ack``), and JSON ``corners`` / ``find`` messages. Frames are size-limited, checked and
-decoded off the event loop; a bad frame or message gets ``{"type": "error"}`` and changes
-nothing. One camera page at a time: a new one takes over and the old one is told so (close
-code 4409), so two phones never interleave their pictures.
+(``ack``), and JSON ``corners`` / ``find`` messages. Each frame may carry the time its camera
+took it (a JPEG comment, :func:`referee.app.phone.page_time`); it is read before decoding,
+with the frame's arrival, so the sensor times the frame by the camera, not by the link.
+Frames are size-limited, checked and decoded off the event loop; a bad frame or message
+gets ``{"type": "error"}`` and changes nothing. One camera page at a time: a new one takes
+over and the old one is told so (close code 4409), so two phones never interleave their
+pictures.
 """
 
 from __future__ import annotations
@@ -36,7 +39,14 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from firmware_bridge.errors import BridgeError
-from referee.app.phone import MAX_FRAME_BYTES, FrameError, PhoneSensor, decode_frame, open_phone
+from referee.app.phone import (
+    MAX_FRAME_BYTES,
+    FrameError,
+    PhoneSensor,
+    decode_frame,
+    open_phone,
+    page_time,
+)
 from referee.rules.game import Game
 
 MAX_TEXT: Final = 4096
@@ -177,9 +187,11 @@ class CameraPage:
     async def _frame(self, data: bytes, received: int) -> dict[str, Any]:
         if len(data) > MAX_FRAME_BYTES:
             raise FrameError(413, f"a frame of {len(data)} bytes (at most {MAX_FRAME_BYTES})")
+        arrived = self.sensor.now()  # before decoding: the page's time is aligned to this
+        taken = page_time(data)
         frame = await asyncio.to_thread(decode_frame, data)
         deadline = time.monotonic() + QUEUE_WAIT_S
-        while not self.sensor.offer(frame):  # the referee is behind: the page waits
+        while not self.sensor.offer(frame, taken, arrived):  # the referee is behind: wait
             if time.monotonic() > deadline:
                 raise FrameError(503, "the referee is busy; frame dropped")
             await asyncio.sleep(0.02)

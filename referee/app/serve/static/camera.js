@@ -4,6 +4,11 @@
 // are queued) the JPEG quality drops, then the picture shrinks; when they come fast again both
 // recover. The corners are drawn over the picture and can be dragged; a drag or "Confirm"
 // sends them (fractions of the picture) to the referee, which uses them from the next frame.
+// Each frame carries the time its camera frame was taken (requestVideoFrameCallback's
+// captureTime, else the time it was presented), in this page's clock (milliseconds), in a
+// JPEG comment segment "gravekeeper {json}": the referee settles the board in seconds of the
+// camera, so a page or link that stalls does not make two frames taken 0.1 s apart look like
+// a board that stood still for 0.4 s.
 "use strict";
 
 const TOKEN = location.pathname.split("/").filter(Boolean)[1] || "";
@@ -27,6 +32,9 @@ let corners = null, confirmed = false, placed = false, dragging = -1;
 // frame carries the server's older corners and must not undo the player's drag
 let edits = 0;
 let sent = 0, acked = 0, lastAck = 0, rtt = 0, closedForGood = false, helloSize = "";
+// the newest camera frame: when it was taken (page clock, ms); page clock minus media time
+// (ms) where the browser says both; the media time of the last frame sent (never sent twice)
+let frameTime = 0, mediaToTaken = null, lastMedia = -1;
 
 // The camera picture's full size, told to the server on connecting and whenever it changes
 // (the phone turned): the server then starts afresh at the new size.
@@ -65,7 +73,12 @@ async function startCamera() {
 // A new camera frame is ready (requestVideoFrameCallback where there is one; else every
 // animation frame counts as new).
 function watchFrames() {
-  const onFrame = () => {
+  const onFrame = (now, meta) => {
+    // captureTime: when the camera took it (where the browser knows); else when it is shown.
+    // mediaTime is the frame's own time stamp, which VideoFrame gives for the frame drawn.
+    const taken = meta && (meta.captureTime || meta.expectedDisplayTime);
+    frameTime = taken > 0 ? taken : performance.now();
+    mediaToTaken = meta && meta.mediaTime >= 0 && taken > 0 ? taken - meta.mediaTime * 1000 : null;
     frameReady = true;
     pump();
     if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(onFrame);
@@ -145,6 +158,40 @@ function pump() {
   sendFrame().catch((err) => { waiting = false; $("reply").textContent = String(err); });
 }
 
+// The JPEG with a comment segment (FF FE, length, text) right after its start marker.
+function stamped(jpeg, text) {
+  const src = new Uint8Array(jpeg), note = new TextEncoder().encode(text);
+  const out = new Uint8Array(src.length + 4 + note.length);
+  out.set(src.subarray(0, 2), 0);
+  out.set([0xff, 0xfe, (note.length + 2) >> 8, (note.length + 2) & 0xff], 2);
+  out.set(note, 6);
+  out.set(src.subarray(2), 6 + note.length);
+  return out.buffer;
+}
+
+// The picture to send and when the camera took it (page clock, ms), or null for a picture
+// already sent. The video element may already show a newer frame than the last
+// requestVideoFrameCallback reported (a busy page): a VideoFrame of it carries its own time
+// stamp, so the picture and its time always match and a stale picture is never sent again.
+function grabFrame(width, height) {
+  const g = grab.getContext("2d");
+  if (typeof VideoFrame === "function" && mediaToTaken !== null) {
+    let frame = null;
+    try { frame = new VideoFrame(video); } catch (err) { frame = null; }
+    if (frame) {
+      const media = frame.timestamp;  // microseconds
+      try {
+        if (media === lastMedia) return null;
+        g.drawImage(frame, 0, 0, width, height);
+      } finally { frame.close(); }
+      lastMedia = media;
+      return media / 1000 + mediaToTaken;
+    }
+  }
+  g.drawImage(video, 0, 0, width, height);
+  return frameTime;
+}
+
 async function sendFrame() {
   const w = video.videoWidth, h = video.videoHeight;
   if (!w || !h) { waiting = false; return; }
@@ -152,11 +199,13 @@ async function sendFrame() {
   const s = Math.min(scale, MAX_WIDTH / w);
   grab.width = Math.round(w * s);
   grab.height = Math.round(h * s);
-  grab.getContext("2d").drawImage(video, 0, 0, grab.width, grab.height);
+  const taken = grabFrame(grab.width, grab.height);
+  if (taken === null) { waiting = false; return; }  // the same picture: wait for a new one
   const blob = await new Promise((resolve) => grab.toBlob(resolve, "image/jpeg", quality));
   if (!blob) { waiting = false; return; }
   if (blob.size > maxFrame) { quality = Math.max(0.3, quality - 0.2); waiting = false; return; }
-  const data = await blob.arrayBuffer();
+  const data = stamped(await blob.arrayBuffer(),
+    "gravekeeper " + JSON.stringify({ t: Math.round(taken * 1000) / 1000 }));
   if (!ws || ws.readyState !== WebSocket.OPEN) { waiting = false; return; }
   lastSent = sentAt = performance.now();
   sent += 1;
