@@ -787,15 +787,18 @@ class Tracker:
                 _copy_square(self._reference, warped, i)
                 self._dirty.discard(i)
 
-    def _is_still(self, diff: float, scale: float = 1.0) -> bool:
+    def _is_still(self, diff: float, scale: float = 1.0, noise: float | None = None) -> bool:
         """Below the motion threshold: STILL_DIFF (times ``scale``: frames further apart than
         MOTION_DT see more of a slow drift), raised for noisy cameras to NOISE_FACTOR times the
-        camera's noise floor (the 10th percentile of recent differences). A frame repeated
-        exactly (a held first frame, a duplicated frame) says nothing about the noise."""
+        camera's noise floor (the 10th percentile of recent ``noise`` samples: the median
+        square's difference, which a hand over part of the board does not raise, so a video
+        where hands are nearly always moving does not learn their slow motion as noise). A
+        frame repeated exactly (a held first frame, a duplicated frame) says nothing about
+        the noise."""
         if diff >= 1e9:  # the first frame: nothing to compare with
             return False
         if diff > DUPLICATE_DIFF:
-            self._diffs.append(diff)
+            self._diffs.append(diff if noise is None else noise)
             del self._diffs[:-NOISE_WINDOW]
         floor = (float(np.percentile(self._diffs, 10))
                  if len(self._diffs) >= NOISE_MIN_FRAMES else 0.0)
@@ -820,7 +823,7 @@ class Tracker:
         """The time stamp (s) of the next frame: ``t``, or NOMINAL_FPS frames a second."""
         return self.frames / NOMINAL_FPS if t is None else float(t)
 
-    def _settle(self, moved: float, t: float) -> None:
+    def _settle(self, moved: float, t: float, noise: float | None = None) -> None:
         """Update the still period with the frame at time ``t`` that ``moved`` since the
         last: the board is settled STILL_S seconds after it stopped moving, and looked at
         again every RECHECK_S seconds while it stays still (seconds, not frames, so a camera
@@ -830,7 +833,7 @@ class Tracker:
         self._time = t
         scale = min(MOTION_SCALE_MAX, max(1.0, (dt / MOTION_DT) ** SCALE_POWER))
         self._check = False
-        if self._is_still(moved, scale):
+        if self._is_still(moved, scale, noise):
             self._still += 1
             if self._still_start is None:
                 self._still_start = previous
@@ -1004,6 +1007,7 @@ class Tracker:
         grey = cv2.cvtColor(cv2.resize(warped, (8 * SMALL, rows * SMALL),
                                        interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
         grey = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
+        noise = None
         if self._previous is None:
             moved = 1e9
         else:  # the board, and the squares beyond it on their own (a move there is as much
@@ -1012,7 +1016,9 @@ class Tracker:
             side = 8 * SMALL
             moved = max(float(diff[:side].mean()),
                         float(diff[side:].mean()) if rows > 8 else 0.0)
-        self._settle(moved, now)
+            per_square = diff[:side].reshape(8, SMALL, 8, SMALL).mean(axis=(1, 3))
+            noise = float(np.median(per_square))
+        self._settle(moved, now, noise)
         self._repeat = moved <= DUPLICATE_DIFF
         self._previous = grey
         self._quiet = self._quiet + 1 if moved < STILL_DIFF else 0

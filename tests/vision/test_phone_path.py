@@ -1,17 +1,13 @@
-"""The phone camera test's pictures, replayed without a browser: a known tracker limit.
+"""The phone camera test's pictures, replayed without a browser (docs/vision.md, Limits).
 
-Why: the real-Chromium test (tests/serve/test_camera_page.py) sometimes settles the white queen
-on g4 on her way from d1 to h5, more often when the machine is starved of CPU. Recorded and
-replayed (docs/vision.md, Limits), the cause is not the frames' timing: the same pictures the
-fake camera plays (the shared video from its frame 2, every 2nd frame, 480x360, through I420,
-JPEG quality 0.8, the start held 3 s), timed exactly 0.1 s apart, settle on g4 too. In the
-video the queen stops for about 0.2 s over g4 in the player's fingers (motion 2.3 then 1.2
-between frames), and the motion threshold has grown to three times the camera's noise floor
-(about 4.7: the 10th percentile of the differences, learnt from a start where the only calm
-frames are exact repeats, which do not count) above the 2.3 it would be. Whether that pause
-is judged still depends on the JPEG noise: qualities 0.6, 0.9 and 1.0 give the 7 moves, 0.5,
-0.7 and 0.8 do not; under load the page lowers the quality and the size, and it fails more.
-Kept as a strict expected failure until the tracker tells a hand's pause from a put-down piece.
+Why: the real-Chromium test (tests/serve/test_camera_page.py) sometimes settled the white queen
+on g4 on her way from d1 to h5, more often when the machine was starved of CPU. Recorded and
+replayed, the cause was not the frames' timing: the same pictures the fake camera plays (the
+shared video from its frame 2, every 2nd frame, 480x360, through I420, JPEG quality 0.8, the
+start held 3 s), timed exactly 0.1 s apart, settled on g4 too. In the video the queen stops for
+about 0.2 s over g4 in the player's fingers, and the motion threshold had grown to three times
+a noise floor learnt from hands moving slowly (the held start's exact repeats do not count).
+The floor is now learnt from the median square's difference, which a hand does not raise.
 """
 
 from __future__ import annotations
@@ -47,8 +43,6 @@ def phone_frames() -> list[Any]:
     return out
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="the queen's pause over g4 is judged settled (docs/vision.md, Limits)")
 def test_phone_pictures_at_10_frames_a_second(phone_frames: list[Any]) -> None:
     corners = np.float32(parse_corners(V.SCHOLAR_CORNERS)) * SCALE
     tracker = Tracker(corners)
