@@ -162,21 +162,16 @@ def main() -> int:
           f"stabiliser alone {stab_ms:.1f} ms/frame; move latency max {held_worst:.0f} ms "
           f"(target <= {TARGET_LATENCY_MS:.0f})")
     print(f"hand-held moves: {' '.join(held_moves)}")
-    missed = []
-    if stream_fps < TARGET_FPS:
-        missed.append("stream frames/s")
-    if judged_fps < TARGET_FPS:
-        missed.append("every-frame frames/s")
-    if worst > TARGET_LATENCY_MS:
-        missed.append("move latency")
-    if moves != MOVES:
-        missed.append("moves")
-    if held_fps < TARGET_FPS:
-        missed.append("hand-held frames/s")
-    if held_worst > TARGET_LATENCY_MS:
-        missed.append("hand-held move latency")
-    if held_moves != MOVES:
-        missed.append("hand-held moves")
+    checks = {
+        "stream frames/s": stream_fps >= TARGET_FPS,
+        "every-frame frames/s": judged_fps >= TARGET_FPS,
+        "move latency": worst <= TARGET_LATENCY_MS,
+        "moves": moves == MOVES,
+        "hand-held frames/s": held_fps >= TARGET_FPS,
+        "hand-held move latency": held_worst <= TARGET_LATENCY_MS,
+        "hand-held moves": held_moves == MOVES,
+    }
+    missed = [name for name, ok in checks.items() if not ok]
     if missed:
         print(f"MISSED: {', '.join(missed)}")
         return 1

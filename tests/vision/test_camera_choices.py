@@ -180,23 +180,37 @@ def test_watch_camera_refuses_a_die_game_nothing_can_roll(tmp_path: Path) -> Non
 def test_watch_camera_follows_private_assignments(data: Path, tmp_path: Path) -> None:
     """``watch --private``: the assignments the camera cannot see are the referee's; the
     camera's copy takes them over and decodes the moves after them."""
-    start = R.real_start(data / "videos" / "scholarsmate.avi")
-    truth = Game("masquerade")
-    private = ["assign=black:KK,QQ,RN,BB,NR", "assign=white:KK,QR,RQ,BN,NB"]
-    for text in private:
-        truth.play(text)
+    start, truth = _assigned_masquerade(data)
     frames = [_picture(truth, start)]
     moves = ["e2e4", "d7d5", "e4d5", "g8f6", "b1c3"]
     for text in moves:
         truth.play(text)
         frames.append(R.jitter(_picture(truth, start), np.random.default_rng(len(frames))))
-    folder = write_folder(tmp_path / "m", frames)
+    assert _watch_assigned(write_folder(tmp_path / "m", frames))[0] == moves
+
+
+#: The Masquerade assignments of these tests, given to ``watch --private``.
+PRIVATE = ("assign=black:KK,QQ,RN,BB,NR", "assign=white:KK,QR,RQ,BN,NB")
+
+
+def _assigned_masquerade(data: Path) -> tuple[Any, Game]:
+    """The video's real start picture, and a Masquerade game with PRIVATE assigned."""
+    start = R.real_start(data / "videos" / "scholarsmate.avi")
+    truth = Game("masquerade")
+    for text in PRIVATE:
+        truth.play(text)
+    return start, truth
+
+
+def _watch_assigned(folder: Path) -> tuple[list[str], str]:
+    """``watch camera://FOLDER --private PRIVATE`` as a real process: the actions it printed
+    (assignments left out) and its whole output."""
     proc = subprocess.run([EXE, "watch", f"camera://{folder}?corners={FULL}&fps=2",
-                           "--variant", "masquerade", "--private", " ".join(private)],
+                           "--variant", "masquerade", "--private", " ".join(PRIVATE)],
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     lines = [line for line in proc.stdout.splitlines() if not line.startswith("#")]
-    assert [line for line in lines if not line.startswith("assign=")] == moves
+    return [line for line in lines if not line.startswith("assign=")], proc.stdout
 
 
 pytestmark = pytest.mark.usefixtures("data")
@@ -205,11 +219,7 @@ pytestmark = pytest.mark.usefixtures("data")
 def test_a_failed_capture_attempt_under_the_camera(data: Path, tmp_path: Path) -> None:
     """Masquerade: a capture the rules turn down is made on the board, seen, recognised by
     the referee (the attempt), and its pieces put back; play goes on."""
-    start = R.real_start(data / "videos" / "scholarsmate.avi")
-    truth = Game("masquerade")
-    private = ["assign=black:KK,QQ,RN,BB,NR", "assign=white:KK,QR,RQ,BN,NB"]
-    for text in private:
-        truth.play(text)
+    start, truth = _assigned_masquerade(data)
     frames = [_picture(truth, start)]
     for text in ("e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5e4"):
         truth.play(text)
@@ -226,13 +236,7 @@ def test_a_failed_capture_attempt_under_the_camera(data: Path, tmp_path: Path) -
     truth.play("e4e2")
     frames.append(_picture(truth, start))
     frames = [R.jitter(f, np.random.default_rng(k)) for k, f in enumerate(frames)]
-    folder = write_folder(tmp_path / "m", frames)
-    proc = subprocess.run([EXE, "watch", f"camera://{folder}?corners={FULL}&fps=2",
-                           "--variant", "masquerade", "--private", " ".join(private)],
-                          capture_output=True, text=True, timeout=120, check=False)
-    assert proc.returncode == 0, proc.stderr
-    lines = [line for line in proc.stdout.splitlines() if not line.startswith("#")]
-    assert [line for line in lines if not line.startswith("assign=")] == \
-        truth.action_texts()[2:], proc.stdout
-    after = proc.stdout.split("\nc3e4\n", 1)[1]
+    moves, out = _watch_assigned(write_folder(tmp_path / "m", frames))
+    assert moves == truth.action_texts()[2:], out
+    after = out.split("\nc3e4\n", 1)[1]
     assert after.index("# good") < after.index("e4e2")  # the pieces put back were seen
