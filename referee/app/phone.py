@@ -64,6 +64,8 @@ MAX_SIDE: Final = 4096
 MIN_SIDE: Final = 32
 QUEUE_FRAMES: Final = 6      # frames waiting for the sensor thread (about 0.5 s at 12 fps)
 LOCATE_EVERY_S: Final = 2.0  # the board finder takes about 0.25 s a frame
+#: the page's corners follow the tracker's when they moved more than this share of the picture
+OVERLAY_STEP: Final = 0.004
 MAX_LAG_S: Final = 1.0  # a frame's page time is trusted up to this long before its arrival
 NOTE: Final = b"gravekeeper "  # the page's JPEG comment: this, then a JSON object {"t": ms}
 #: JPEG start-of-frame markers (baseline, extended, progressive, lossless; not DHT/JPG/DAC).
@@ -454,6 +456,7 @@ class PhoneSensor(CameraSensor):
                 detail = f"frame not followed: {err}"
             if not detail:
                 detail = "following the board"
+            self._follow_corners(size)
         self._seen += len(moves)
         self._set_status(last_heard=self._clock())
         with self._lock:
@@ -463,6 +466,21 @@ class PhoneSensor(CameraSensor):
             self.latencies_ms.append((self._clock() - start) * 1000.0)
             return self._report(self._now_ms(), len(moves))
         return True
+
+    def _follow_corners(self, size: tuple[int, int]) -> None:
+        """The corners in use follow the tracker's (stabilised to a phone held in the hand,
+        or found again after a bump), so the page draws them where the board is now and a
+        tracker started afresh (a take-back) starts there; moves under OVERLAY_STEP of the
+        picture are not sent (a steady camera's sub-pixel fits)."""
+        tracker = self.tracker
+        if tracker is None:
+            return
+        now: Corners = (np.asarray(tracker.corners, dtype=np.float32)
+                        / np.asarray(size, dtype=np.float32)).astype(np.float32)
+        with self._lock:
+            if self._fractions is None or float(np.abs(now - self._fractions).max()) \
+                    > OVERLAY_STEP:
+                self._fractions = now
 
     def _locate(self, frame: Frame, size: tuple[int, int]) -> tuple[Corners | None, str]:
         """Look for the board (at most every LOCATE_EVERY_S): its corners as fractions."""

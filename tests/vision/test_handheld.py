@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ FPS = 20.0  # the shared video's own rate
 
 #: More hand-held walks with ``GRAVEKEEPER_LONG=1`` (the nightly run): each costs a whole video.
 LONG_SEEDS = [2, 4, 5, 6] if os.environ.get("GRAVEKEEPER_LONG") else []
+
 
 @pytest.fixture(scope="module")
 def frames() -> list[Any]:
@@ -181,3 +183,29 @@ def test_watch_and_vision_track_stabilise(frames: list[Any], tmp_path: Path) -> 
         V.SCHOLAR_MOVES
     # Without --stabilise (measured, seed 2, every frame: e2e4 b8c6 d1h5 a8b8 f1c4 b8a8) is
     # left to test_without_stabilisation_the_moves_are_lost (in-process, cheaper).
+
+
+def test_phone_page_corners_follow_the_hand(frames: list[Any]) -> None:
+    """``phone://`` (stabilised by default): the corners the camera page draws follow the
+    board as the phone moves in the hand, not where it was found (every 4th frame of the
+    first 3 s, 5 frames a second, through the sensor's own thread)."""
+    from referee.app.phone import PhoneSensor
+
+    shaken, truth = V.handheld(frames, 1)
+    h, w = shaken[0].shape[:2]
+    given = ",".join(f"{v:.2f}" for v in truth[0].reshape(-1))
+    worst = 0.0
+    moved = 0.0
+    with PhoneSensor(f"phone://?corners={given}", Game("standard")).open() as sensor:
+        sensor.page_connected(w, h)
+        for k in range(0, 60, 4):
+            assert sensor.offer(shaken[k], k / FPS, sensor.now())
+            deadline = time.monotonic() + 20
+            while sensor.state().frames < k // 4 + 1:
+                assert time.monotonic() < deadline, "the frame was not judged"
+                time.sleep(0.01)
+            drawn = np.float32(sensor.state().corners) * np.float32([w, h])
+            worst = max(worst, float(np.abs(drawn - truth[k]).max()))
+            moved = max(moved, float(np.abs(truth[k] - truth[0]).max()))
+    assert moved > 8.0  # the phone did move (px)
+    assert worst < 5.0  # the page's corners stayed on the board (a square is 46 px)
