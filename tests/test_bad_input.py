@@ -219,7 +219,7 @@ CAMERA_FAULT: list[tuple[str, list[str], str]] = [
     ("corners2-short", ["watch", "camera:///x.avi?corners2=1,2,3"],
      r"option corners2='1,2,3': needs 8 numbers: x,y of a8, h8, h1, a1"),
     ("phone-unknown-key", ["serve", "phone://?colour=1", "--port", "0"],
-     r"unknown option 'colour' for phone:// \(known: corners, stabilise\)"),
+     r"unknown option 'colour' for phone:// \(known: corners, corners2, stabilise\)"),
     ("phone-stabilise-not-a-flag", ["serve", "phone://?stabilise=2", "--port", "0"],
      r"option stabilise='2' is not 1/0, true/false or yes/no"),
     ("phone-corners-nan", ["serve", "phone://?corners=nan,0,9,0,9,9,0,9", "--port", "0"],

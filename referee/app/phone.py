@@ -1,7 +1,7 @@
-"""``phone://[?corners=x1,y1,...,x4,y4&stabilise=0]``: a phone's camera, through the ``/camera``
-page of ``gravekeeper serve``, as a sensor of the live referee. A phone is held in the hand
-more often than not, so its frames are stabilised to the board (:mod:`vision.stabilise`)
-unless ``stabilise=0``.
+"""``phone://[?corners=x1,y1,...,x4,y4&corners2=...&stabilise=0]``: a phone's camera, through
+the ``/camera`` page of ``gravekeeper serve``, as a sensor of the live referee. A phone is held
+in the hand more often than not, so its frames are stabilised to the board
+(:mod:`vision.stabilise`) unless ``stabilise=0``.
 
 Why a sensor fed from outside: a phone cannot be opened like a webcam; its page pushes JPEG
 frames over a WebSocket (``referee/app/serve/camera_page.py``). The web side checks and
@@ -18,7 +18,10 @@ page reports that size when it connects); corners dragged on the page arrive as 
 picture, which is also how they are kept, so they survive a page reload and frames that the
 page shrinks when the link is slow (every frame is scaled to the first frame's size). Without
 corners the board is looked for (:func:`vision.locate.locate_board`) at most every
-``LOCATE_EVERY_S`` seconds until it is found or placed on the page.
+``LOCATE_EVERY_S`` seconds until it is found or placed on the page. A variant with a second
+board (Dead Man's Hell) takes its corners from ``corners2`` (pixels, as ``corners``) or finds it
+beside the first when the first is found (:func:`referee.app.vision_view.find_second`), and
+keeps it there (it is not stabilised: the phone on a tripod is that setup's case).
 
 Time: the tracker settles in seconds of each frame's time stamp. A frame's arrival is a poor
 one: a page or link that stalls delivers two pictures taken 0.1 s apart 0.4 s apart, and a
@@ -53,8 +56,9 @@ from firmware_bridge.sensor import Clock, StoppableThread
 from firmware_bridge.urls import parse_url as parse_spec
 from referee.app.camera import CameraSensor, corners_option
 from referee.app.vision_track import Tracker, board_index
+from referee.app.vision_view import find_second, view_of
 from referee.rules.game import Game
-from vision.errors import VisionError
+from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import Corners, parse_corners
 from vision.sources import Frame
 
@@ -98,7 +102,8 @@ def phone_options(url: str) -> tuple[str | None, bool]:
 
     Raises:
         BadSensorUrl: another scheme, something between ``phone://`` and ``?``, a malformed
-        query, an option other than ``corners`` and ``stabilise``, corners that are not a
+        query, an option other than ``corners``, ``corners2`` and ``stabilise``, corners
+        (a second board's: ``corners2``, a variant with one) that are not a
         board, a ``stabilise`` that is not 1/0.
     """
     if not url.startswith(SCHEME):
@@ -107,8 +112,9 @@ def phone_options(url: str) -> tuple[str | None, bool]:
     if spec.target.strip("/"):
         raise spec.fail("phone:// takes no target (the /camera page of serve sends the "
                         "frames); options: ?corners=x1,y1,...,x4,y4&stabilise=0")
-    spec.check_options(("corners", "stabilise"))
+    spec.check_options(("corners", "corners2", "stabilise"))
     corners_option(spec)
+    corners_option(spec, "corners2")
     return spec.options.get("corners"), spec.flag("stabilise", True)
 
 
@@ -288,7 +294,10 @@ class PhoneSensor(CameraSensor):
 
     def __init__(self, url: str, game: Game, *, clock: Clock = time.monotonic) -> None:
         given, stabilise = phone_options(url)
-        query = f"?corners={given}" if given is not None else ""
+        given2 = parse_spec(url, BadSensorUrl).options.get("corners2")
+        options = [f"{key}={value}" for key, value in (("corners", given), ("corners2", given2))
+                   if value is not None]
+        query = "?" + "&".join(options) if options else ""
         super().__init__(f"camera://phone{query}", game, clock=clock)
         self.url = url
         self.stabilise = stabilise
@@ -297,6 +306,8 @@ class PhoneSensor(CameraSensor):
         except VisionError as err:
             raise BadSensorUrl(f"{url!r}: {err}") from None
         self._given: Corners | None = self.corners  # pixels of the full picture
+        self._given2: Corners | None = self.corners2  # a second board's, the same way
+        self._fractions2: Corners | None = None  # a second board's corners in use, fractions
         self._frames: queue.Queue[tuple[Frame, float] | None] = queue.Queue(QUEUE_FRAMES)
         self._times = FrameClock()  # the page's frame times on this clock
         self._lock = threading.Lock()
@@ -344,6 +355,9 @@ class PhoneSensor(CameraSensor):
                 picture = np.asarray([width, height], dtype=np.float32)
                 self._fractions = (self._given / picture).astype(np.float32)
                 self._confirmed = True  # given on the command line: nothing to confirm
+            if self._given2 is not None:
+                picture = np.asarray([width, height], dtype=np.float32)
+                self._fractions2 = (self._given2 / picture).astype(np.float32)
             self._reset = True
             self._size = None
             self._next_locate = 0.0
@@ -446,8 +460,10 @@ class PhoneSensor(CameraSensor):
                 fractions, detail = self._locate(frame, size)
             if fractions is not None:
                 pixels = (fractions * np.asarray(size, dtype=np.float32)).astype(np.float32)
-                self.tracker = Tracker(pixels, game=self._game, stabilise=self.stabilise)
-                detail = detail or "board found"
+                others, missing = self._second_board(frame, pixels, size)
+                self.tracker = Tracker(pixels, game=self._game, stabilise=self.stabilise,
+                                       others=others)
+                detail = missing or detail or "board found"
         moves = []
         if self.tracker is not None:
             try:
@@ -466,6 +482,26 @@ class PhoneSensor(CameraSensor):
             self.latencies_ms.append((self._clock() - start) * 1000.0)
             return self._report(self._now_ms(), len(moves))
         return True
+
+    def _second_board(self, frame: Frame, pixels: Corners, size: tuple[int, int]
+                      ) -> tuple[list[Corners], str]:
+        """A second board's corners (pixels) for a variant with one (Dead Man's Hell): given
+        (``corners2``) or found beside the first once and kept; none, with what to say, when
+        it is not in the picture (its squares are then not seen)."""
+        if not view_of(self._game.variant).blocks:
+            return [], ""
+        scale = np.asarray(size, dtype=np.float32)
+        with self._lock:
+            known = self._fractions2
+        if known is not None:
+            return [(known * scale).astype(np.float32)], ""
+        try:
+            found = find_second(frame, pixels)
+        except BoardNotFoundError:
+            return [], "board found; no second board beside it (give corners2=...)"
+        with self._lock:
+            self._fractions2 = (found / scale).astype(np.float32)
+        return [found], ""
 
     def _follow_corners(self, size: tuple[int, int]) -> None:
         """The corners in use follow the tracker's (stabilised to a phone held in the hand,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,32 @@ def test_watch_camera_without_a_second_board(tmp_path: Path) -> None:
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "second board" in lines[0] and "corners2" in lines[0], lines
+
+
+def test_phone_sees_the_second_board(data: Path) -> None:
+    """``phone://`` (the camera page's frames, through the sensor's own thread) finds the
+    second board beside the first and follows Dead Man's Chess on both: each position held
+    0.6 s at 10 frames a second, as a phone on a tripod sends it."""
+    from referee.app.phone import PhoneSensor
+
+    start = R.real_start(data / "videos" / "scholarsmate.avi")
+    moves = _game("deadmans", 24, 3)
+    frames = _frames("deadmans", moves, start, 3)
+    h, w = frames[0].shape[:2]
+    flat = ",".join(f"{v:g}" for point in FIRST for v in point)
+    now = [0.0]  # the sensor's clock: each frame arrives 0.1 s after the last
+    with PhoneSensor(f"phone://?corners={flat}&stabilise=0", Game("deadmans", seed=3),
+                     clock=lambda: now[0]).open() as sensor:
+        sensor.page_connected(w, h)
+        judged = 0
+        for picture in frames:
+            for _ in range(6):
+                now[0] += 0.1
+                assert sensor.offer(picture, None, now[0])
+                judged += 1
+                deadline = time.monotonic() + 20
+                while sensor.state().frames < judged:
+                    assert time.monotonic() < deadline, "the frame was not judged"
+                    time.sleep(0.002)
+        assert "second board" not in sensor.state().detail, sensor.state()
+        assert list(sensor.history()) == moves
