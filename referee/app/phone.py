@@ -514,6 +514,8 @@ class PhoneSensor(CameraSensor):
         now: Corners = (np.asarray(tracker.corners, dtype=np.float32)
                         / np.asarray(size, dtype=np.float32)).astype(np.float32)
         with self._lock:
+            if self._reset:  # corners placed on the page meanwhile: they win
+                return
             if self._fractions is None or float(np.abs(now - self._fractions).max()) \
                     > OVERLAY_STEP:
                 self._fractions = now

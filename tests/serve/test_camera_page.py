@@ -205,7 +205,8 @@ def test_phone_corners_dragged_on_the_page(tmp_path: Path) -> None:
         deadline = time.monotonic() + 20
         while not taken() and time.monotonic() < deadline:
             page.wait_for_timeout(100)
-        assert taken()
+        assert taken(), [json.loads(f)["camera"]["corners"] for f in list(frames)[-3:]
+                         if '"type": "ack"' in f]
         # the page's rate control: slow acknowledgements lower the quality, then the size;
         # fast ones bring both back (run inside the page, between two real acknowledgements)
         slow, fast = page.evaluate("""() => {

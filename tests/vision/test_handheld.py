@@ -209,3 +209,24 @@ def test_phone_page_corners_follow_the_hand(frames: list[Any]) -> None:
             moved = max(moved, float(np.abs(truth[k] - truth[0]).max()))
     assert moved > 8.0  # the phone did move (px)
     assert worst < 5.0  # the page's corners stayed on the board (a square is 46 px)
+
+
+def test_corners_placed_on_the_page_are_not_overwritten(frames: list[Any]) -> None:
+    """Corners the player places while a frame is being judged win over the tracker's (the
+    frame's tracker still has the old ones): the overlay following the tracker must not put
+    the old corners back."""
+    from referee.app.phone import PhoneSensor
+
+    h, w = frames[0].shape[:2]
+    given = ",".join(f"{v:g}" for v in parse_corners(V.SCHOLAR_CORNERS).reshape(-1))
+    with PhoneSensor(f"phone://?corners={given}", Game("standard")).open() as sensor:
+        sensor.page_connected(w, h)
+        assert sensor.offer(frames[0], 0.0, sensor.now())
+        deadline = time.monotonic() + 20
+        while sensor.tracker is None or sensor.state().frames < 1:
+            assert time.monotonic() < deadline, "the frame was not judged"
+            time.sleep(0.01)
+        placed = [[0.3, 0.1], [0.8, 0.1], [0.8, 0.9], [0.3, 0.9]]
+        sensor.set_corners(placed)  # the tracker still follows the old corners
+        sensor._follow_corners((w, h))  # the end of a frame judged meanwhile
+        assert np.allclose(np.float32(sensor.state().corners), placed, atol=1e-4)
