@@ -229,4 +229,9 @@ def test_corners_placed_on_the_page_are_not_overwritten(frames: list[Any]) -> No
         placed = [[0.3, 0.1], [0.8, 0.1], [0.8, 0.9], [0.3, 0.9]]
         sensor.set_corners(placed)  # the tracker still follows the old corners
         sensor._follow_corners((w, h))  # the end of a frame judged meanwhile
-        assert np.allclose(np.float32(sensor.state().corners), placed, atol=1e-4)
+        assert sensor.offer(frames[1], 0.05, sensor.now())  # the next frame's tracker
+        while sensor.state().frames < 2:
+            assert time.monotonic() < deadline, "the frame was not judged"
+            time.sleep(0.01)
+        assert sensor.tracker is not None
+        assert np.allclose(sensor.tracker.corners / np.float32([w, h]), placed, atol=0.01)
