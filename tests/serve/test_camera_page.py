@@ -53,6 +53,12 @@ FIRST = 2  # the video's first settled frame (frames 0-1 are still adjusting exp
 INSECURE = ssl.create_default_context()
 INSECURE.check_hostname = False
 INSECURE.verify_mode = ssl.CERT_NONE  # serve's own self-signed certificate
+# TLS 1.2 for this test's Python clients: under TLS 1.3 the server's session tickets arrive
+# right after the TLS handshake, so the websockets client's reader thread sits in a blocking
+# SSL read while the main thread writes the upgrade request on the same SSL object; the request
+# then, in about one full run in four, never reached serve (the socket "not answered" below,
+# even the first one of a fresh serve). A suspicion, not yet proven; browsers are not affected.
+INSECURE.maximum_version = ssl.TLSVersion.TLSv1_2
 TIMEOUT = 30  # seconds for any one request or handshake to serve (a loaded machine is slow)
 
 
