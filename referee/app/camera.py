@@ -313,16 +313,27 @@ class CameraSensor(Sensor):
             return
         self._finish()
 
-    def _report_board(self, video_ms: int) -> bool:
-        """Send the board of the current position (the pieces of a failed attempt put back),
-        STEP_MS after the last report at the earliest, so that the referee judges the attempt
-        on its own (its settle time) before the board that undoes it. False when closed."""
+    def _squares(self) -> tuple[tuple[int, ...], list[str]]:
+        """The squares the tracker sees (the variant's indices) and their names."""
+        index = tuple(self.tracker.decoder.index) if self.tracker is not None else ()
+        return index, [self._game.variant.layout.name(k) for k in index]
+
+    def _after_last_report(self) -> bool:
+        """Wait (live only) until STEP_MS after the last report, so that the referee judges
+        each position on its own; False when closed meanwhile."""
         if not self.fast:
             gap = self._last_report + STEP_MS / 1000.0 - self._clock()
             if gap > 0 and self._stop.wait(gap):
                 return False
-        index = self.tracker.decoder.index if self.tracker is not None else ()
-        names = [self._game.variant.layout.name(k) for k in index]
+        return True
+
+    def _report_board(self, video_ms: int) -> bool:
+        """Send the board of the current position (the pieces of a failed attempt put back),
+        STEP_MS after the last report at the earliest, so that the referee judges the attempt
+        on its own (its settle time) before the board that undoes it. False when closed."""
+        if not self._after_last_report():
+            return False
+        index, names = self._squares()
         self._emit(_snapshot(video_ms + STEP_MS if self.fast else self._now_ms(),
                              occupancy_of(self._game.state, index), names))
         self._last_report = self._clock()
@@ -334,7 +345,7 @@ class CameraSensor(Sensor):
         referee's ticks and the events share one clock); after the tracker took moves back,
         first their withdrawal and the position before. False when closed meanwhile."""
         game = self._game
-        index = self.tracker.decoder.index if self.tracker is not None else tuple(range(64))
+        index, names = self._squares()
         withdrawn = self.tracker.withdrawn if self.tracker is not None else ()
         states = [game.state]
         for _ in range(count):
@@ -342,12 +353,8 @@ class CameraSensor(Sensor):
             if parent is None:
                 break
             states.insert(0, parent)
-        layout = game.variant.layout
-        names = [layout.name(k) for k in index]
-        if not self.fast:  # frames that came in a burst: keep positions apart for the referee
-            gap = self._last_report + STEP_MS / 1000.0 - self._clock()
-            if gap > 0 and self._stop.wait(gap):
-                return False
+        if not self._after_last_report():  # frames that came in a burst: keep positions apart
+            return False
         if withdrawn:
             self.withdrawn_to = len(game.played) - len(states) + 1
             t = video_ms if self.fast else self._now_ms()
