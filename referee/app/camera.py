@@ -168,6 +168,9 @@ class CameraSensor(Sensor):
         #: after a withdrawal: how many actions of the camera's game were kept (the referee's
         #: history may shrink to there for a moment: the camera's take-back, not the arbiter's)
         self.withdrawn_to: int | None = None
+        #: the actions (indices in the game's history, from, to) a later picture may still
+        #: make this camera withdraw; set on the camera's thread before it reports them
+        self.unsure: tuple[int, int] = (0, 0)
 
     def follow(self, game: Game) -> None:
         """The referee's game changed (called on the game's owner thread after each change:
@@ -187,6 +190,11 @@ class CameraSensor(Sensor):
     def history(self) -> tuple[str, ...]:
         """The actions of the camera's copy of the game (the referee's, then its own)."""
         return self._base + tuple(p.text for p in self._game.played)
+
+    def _doubt(self) -> None:
+        """Say which actions the tracker may still take back (:attr:`unsure`)."""
+        end = len(self.history())
+        self.unsure = (end - (self.tracker.pending() if self.tracker is not None else 0), end)
 
     def _adopt(self) -> bool:
         """Apply the referee's latest game (sensor thread); True when the copy changed."""
@@ -299,6 +307,7 @@ class CameraSensor(Sensor):
                 n += 1
                 before = self._clock()
                 moves = self.tracker.step(frame, at)
+                self._doubt()
                 self._set_status(last_heard=self._clock())
                 if self.tracker.put_back:  # a failed attempt's pieces are back: say so
                     self.tracker.put_back = False

@@ -474,6 +474,7 @@ class PhoneSensor(CameraSensor):
                 detail = "following the board"
             self._follow_corners(size)
         self._seen += len(moves)
+        self._doubt()
         self._set_status(last_heard=self._clock())
         with self._lock:
             self._state = self._make_state(frames=self._state.frames + 1,

@@ -30,13 +30,40 @@ READY_LINE = "# link: sensor ready"
 
 
 class TextOutput:
-    """A subscriber that writes updates as watch lines."""
+    """A subscriber that writes updates as watch lines.
 
-    def __init__(self, out: TextIO) -> None:
+    Why the wait: a camera may take back a move it decoded (a later picture shows the piece
+    moved on; :attr:`referee.app.camera.CameraSensor.unsure`). An action line printed at once
+    would stay in the move list, so while the sensor still doubts an action its line waits and
+    a ``# seen:`` line says it at once; :meth:`flush` prints it when the sensor is sure (or
+    the stream ended), and a take-back of a line not printed drops it.
+    """
+
+    def __init__(self, out: TextIO, game: Game | None = None,
+                 unsure: Callable[[], tuple[int, int]] | None = None) -> None:
         self.out = out
+        self.game = game
+        self.unsure = unsure
+        self._held: list[tuple[int, str]] = []  # (index in the game's history, line)
 
     def __call__(self, update: Update) -> None:
-        line = update.text if update.kind == "action" else f"# {update.kind}: {update.text}"
+        if update.kind == "action" and self.game is not None and self.unsure is not None:
+            self._held.append((len(self.game.played) - 1, update.text))
+            self._write(f"# seen: {update.text}")
+            self.flush()
+            return
+        if update.kind == "takeback" and self.game is not None and self._held \
+                and self._held[-1][0] == len(self.game.played):
+            self._held.pop()  # the action taken back: its line was never printed
+        self._write(update.text if update.kind == "action" else f"# {update.kind}: {update.text}")
+
+    def flush(self, every: bool = False) -> None:
+        """Print the held action lines the sensor no longer doubts (``every``: all of them)."""
+        start, end = self.unsure() if self.unsure is not None and not every else (0, 0)
+        while self._held and not start <= self._held[0][0] < end:
+            self._write(self._held.pop(0)[1])
+
+    def _write(self, line: str) -> None:
         self.out.write(line + "\n")
         self.out.flush()
 
@@ -96,7 +123,7 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
             publisher = RefereeHubOutput(HubLink(hub, board), game)
     except (RefereeError, BridgeError, OSError) as err:
         return fail(f"gravekeeper {command}", err)
-    out = TextOutput(sys.stdout)
+    out = TextOutput(sys.stdout, game)
     if game.played:
         out.out.write(f"# resumed from {journal_path} after {len(game.played)} actions\n")
     options = {"speed": 1.0 if realtime else 0.0} if url.startswith("replay:") else {}
@@ -109,6 +136,9 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
         with open_session(url, game, settings, rig=rig, subscribers=subscribers, journal=journal,
                           sensor_options=options) as session:
             referee = session.referee
+            if hasattr(session.sensor, "unsure"):  # a camera: its doubted moves' lines wait
+                out.unsure = _doubts(session.sensor)
+                session.pump.idle.append(out.flush)
             if not url.startswith("replay:"):
                 # the sensor is open and synced: a person (or a script) may start playing now
                 out.out.write(READY_LINE + "\n")
@@ -124,6 +154,7 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
         # the sensor, a device or the journal failed: the game so far is still summed up below
         status = fail(f"gravekeeper {command}", err)
     finally:
+        out.flush(every=True)  # nothing is doubted once the stream ended
         if journal is not None:
             journal.close()
         if publisher is not None:
@@ -131,6 +162,15 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
     if referee is not None:
         summary(referee, sys.stdout)
     return status
+
+
+def _doubts(camera: object) -> Callable[[], tuple[int, int]]:
+    """What a camera doubts now (``CameraSensor.unsure``: set on the camera's thread, read
+    on the game's)."""
+    def unsure() -> tuple[int, int]:
+        start, end = getattr(camera, "unsure", (0, 0))
+        return int(start), int(end)
+    return unsure
 
 
 def summary(referee: Referee, out: TextIO) -> None:

@@ -77,7 +77,8 @@ def test_watch_camera_takes_back_a_wrong_move_in_real_time(data: Path, tmp_path:
     real time: the referee accepts the move first put down on the wrong square (the camera
     decoded it), the camera withdraws it when the next picture shows the piece moved on, the
     referee takes it back (the arbiter's take-back) and the corrected position is the real
-    move: the record is the game played, with no problem on the way."""
+    move: the record is the game played, with no problem on the way, and so are the printed
+    action lines (a move's line waits until the camera can no longer take it back)."""
     moves, images = _with_detour(data, 5, 6)
     folder = V.write_folder(tmp_path / "stills", images)
     proc = subprocess.run(
@@ -91,4 +92,7 @@ def test_watch_camera_takes_back_a_wrong_move_in_real_time(data: Path, tmp_path:
         game.play(m)
     wrong = next(t for t in game.legal_texts() if t[:2] == moves[6][:2] and t != moves[6])
     assert f"# takeback: took back {wrong}" in lines
+    assert f"# seen: {wrong}" in lines  # said at once, as the camera first decoded it
+    # the action lines are the game played: the withdrawn move's line was never printed
+    assert [ln for ln in lines if not ln.startswith("#")] == moves
     assert not [ln for ln in lines if ln.startswith("# problem")]
