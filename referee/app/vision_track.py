@@ -507,7 +507,7 @@ class Decoder:
     def __init__(self, game: Game, index: Sequence[int] | None = None) -> None:
         self.game = game
         self.index = tuple(view_of(game.variant).index if index is None else index)
-        self._cached: tuple[int, list[Candidate]] | None = None
+        self._cached: tuple[State, list[Candidate]] | None = None
 
     def occupancy(self) -> tuple[int, ...]:
         """The colour on each visible square (a1 = 0) in the current position."""
@@ -525,11 +525,12 @@ class Decoder:
         return Candidate(actions, mask, colour, optional if optional.any() else None)
 
     def candidates(self) -> list[Candidate]:
-        """Every legal action and action + reply from the current position (cached per ply),
-        those the camera cannot tell apart collapsed to one."""
-        ply = len(self.game.played)
-        if self._cached is None or self._cached[0] != ply:
-            self._cached = (ply, self._enumerate(2))
+        """Every legal action and action + reply from the current position (cached per
+        position: a take-back that replaces two moves by two others comes back to the same
+        ply in another position), those the camera cannot tell apart collapsed to one."""
+        state = self.game.state
+        if self._cached is None or self._cached[0] is not state:
+            self._cached = (state, self._enumerate(2))
         return self._cached[1]
 
     def _enumerate(self, depth: int, touching: frozenset[int] | None = None) -> list[Candidate]:

@@ -96,3 +96,24 @@ def test_watch_camera_takes_back_a_wrong_move_in_real_time(data: Path, tmp_path:
     # the action lines are the game played: the withdrawn move's line was never printed
     assert [ln for ln in lines if not ln.startswith("#")] == moves
     assert not [ln for ln in lines if ln.startswith("# problem")]
+
+
+def test_the_decoder_lists_the_position_it_is_in_after_a_take_back() -> None:
+    """A take-back that replaces two moves by two others comes back to the same ply in another
+    position: the decoder's candidates are those of the new position (they were cached per ply,
+    and a hand-held one-photo-per-position game then tried to play a move from the old one)."""
+    from referee.app.vision_track import Decoder
+
+    game = Game("standard")
+    decoder = Decoder(game)
+    for m in ("e2e4", "e7e5"):
+        game.play(m)
+    before = {tuple(c.actions) for c in decoder.candidates()}
+    game.undo()
+    game.undo()
+    for m in ("d2d4", "d7d5"):
+        game.play(m)
+    legal = set(game.legal_texts())
+    firsts = {game.variant.format_action(c.actions[0]) for c in decoder.candidates()}
+    assert firsts <= legal and "c4d5" not in legal
+    assert "e4d5" not in firsts and before != {tuple(c.actions) for c in decoder.candidates()}
