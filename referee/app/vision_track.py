@@ -116,6 +116,7 @@ BORDER_EMPTY = 14.0   # a border square (a printed label ring) this far (Lab) fr
 BORDER_SCALE = 8.0    # ... is as likely occupied as not; this much further: surely occupied
 BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
 REFOUND_SHARE = 0.6   # ... and a board re-found must align at least this share of it
+NEAR_SQUARES = 2.0    # a board is first looked for again within this many squares of where it was
 NUDGE = 4.0           # a square kept back that changed more than this x threshold is not healed
 LOST_RETRY_S = 1.0    # a stabiliser that lost the board: find it again at most this often
 
@@ -435,6 +436,35 @@ def _without(frame: Frame, boards: Sequence[Corners]) -> Frame:
     return out
 
 
+def _fills(frame: Frame, corners: Corners) -> bool:
+    """Whether the board at ``corners`` fills ``frame`` (every corner within a quarter of a
+    square of the picture's edge): a rectified frame."""
+    h, w = frame.shape[:2]
+    c = np.asarray(corners, dtype=np.float64)
+    room = min(w, h) / 32.0
+    edges = np.minimum(np.minimum(c[:, 0], w - c[:, 0]), np.minimum(c[:, 1], h - c[:, 1]))
+    return bool((edges <= room).all())
+
+
+def _near(frame: Frame, corners: Corners, margin: float = NEAR_SQUARES) -> Frame:
+    """``frame`` with everything further than ``margin`` squares from the board at ``corners``
+    painted over with the picture's median colour."""
+    out = np.array(frame, copy=True)
+    fill = np.median(out.reshape(-1, out.shape[2]), axis=0).astype(out.dtype)
+    wide = np.array([[-margin, -margin], [8 + margin, -margin], [8 + margin, 8 + margin],
+                     [-margin, 8 + margin]], dtype=np.float64) * SQUARE
+    to_image = np.linalg.inv(homography(corners))
+    points = np.c_[wide, np.ones(4)] @ to_image.T
+    centre = np.array([4.0 * SQUARE, 4.0 * SQUARE, 1.0]) @ to_image.T
+    if (points[:, 2] * centre[2] <= 0).any():  # beyond the horizon of a steep view
+        return frame
+    outline = points[:, :2] / points[:, 2:]
+    keep = np.zeros(out.shape[:2], dtype=np.uint8)
+    cv2.fillConvexPoly(keep, np.round(outline).astype(np.int32), 255)
+    out[keep == 0] = fill
+    return out
+
+
 def _promo_rank(action: Action) -> int:
     promo = (action.promo or "").lower()
     return PROMOTION_ORDER.index(promo) if promo in PROMOTION_ORDER else len(PROMOTION_ORDER)
@@ -677,7 +707,8 @@ class Tracker:
         #: decision leaves it empty), to tell a piece on a printed label from the label
         self._empty_look: dict[int, Any] = {}
         self.relocate = relocate
-        #: carries the corners from frame to frame (a camera in the hand); None: fixed camera
+        #: carries the corners from frame to frame (a camera in the hand, or photos taken one
+        #: by one: each framed a little differently, see :meth:`step`); None: fixed camera
         self.stabiliser = Stabiliser(corners) if stabilise else None
         self._lost_retry = -1e9  # time of the last re-finding tried because it was lost
         self.relocations = 0  # times the board was found again after the camera moved
@@ -931,10 +962,18 @@ class Tracker:
         position, a folder's frame number / fps, a live frame's arrival); without ``t``
         frames are NOMINAL_FPS a second apart. Returns the moves it completed (usually none)."""
         lost = False
+        if self.frames == 0 and self.stills and self.stabiliser is None \
+                and not _fills(frame, self.corners):
+            # photos taken one by one, each framed a little differently (a rectified frame
+            # is its own board: the per-frame alignment absorbs its few pixels)
+            self.stabiliser = Stabiliser(self.corners)
         if self.stabiliser is not None:
             self.corners = self.stabiliser.track(frame)
             now = self._clock(t)
-            lost = self.stabiliser.lost and now - self._lost_retry >= LOST_RETRY_S
+            # a photo of its own that the fit refused: the board moved more than a fit
+            # absorbs, found again at once (every photo is a settled position)
+            lost = ((self.stabiliser.lost or (self.stills and self.stabiliser.misses > 0))
+                    and now - self._lost_retry >= (0.0 if self.stills else LOST_RETRY_S))
             if lost:
                 self._lost_retry = now
         warped = self.warp(frame)
@@ -963,15 +1002,21 @@ class Tracker:
         from vision.errors import BoardNotFoundError
         from vision.locate import locate_board
 
-        try:
-            # the second boards painted over: the board found again must be this one
-            corners = locate_board(_without(frame, self.others), previous=self.corners)
-        except BoardNotFoundError:
-            return warped
-        corners, again = self._nearest_window(frame, corners)
-        corners = _register(self._reference, again, corners)
-        again = self.view.compose(frame, corners, self.others)
-        if grid_alignment(again) < REFOUND_SHARE * base:
+        # the second boards painted over: the board found again must be this one; looked for
+        # near where it was first (a neighbour's board in the picture is no candidate), then
+        # anywhere (the camera moved further than that)
+        alone = _without(frame, self.others)
+        for picture in (_near(alone, self.corners), alone):
+            try:
+                corners = locate_board(picture, previous=self.corners)
+            except BoardNotFoundError:
+                continue
+            corners, again = self._nearest_window(frame, corners)
+            corners = _register(self._reference, again, corners)
+            again = self.view.compose(frame, corners, self.others)
+            if grid_alignment(again) >= REFOUND_SHARE * base:
+                break
+        else:
             return warped
         self.corners = corners
         self.relocations += 1

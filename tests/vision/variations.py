@@ -8,7 +8,9 @@ recompressed, with hands over the board. These helpers make such recordings from
   corners jittered by a few pixels (one frame per position);
 * :func:`composite_game`: any game, one frame per position, pieced together from the real
   squares of the video's start position (so textures, shadows and the board are real);
-* :func:`perturb`: darken, brighten, recompress, noise, or draw a hand and arm over the board.
+* :func:`perturb`: darken, brighten, recompress, noise, or draw a hand and arm over the board;
+* :func:`photographed`: such boards photographed one by one by a phone in the hand (each photo
+  framed differently: turned, nearer or further, moved), on a table.
 """
 
 from __future__ import annotations
@@ -169,6 +171,46 @@ def perturb(img: Any, kind: str, rng: np.random.Generator) -> Any:
         cv2.ellipse(out, (x, y), (int(0.08 * w), int(0.11 * h)), 30, 0, 360, (125, 165, 215), -1)
         return out
     raise ValueError(kind)
+
+
+PHOTO_SIZE = (640, 480)
+PHOTO_CORNERS = [[175.0, 95.0], [465.0, 90.0], [505.0, 395.0], [135.0, 400.0]]
+
+
+def photographed(boards: list[Any], seed: int, *, shift: float = 30.0, turn: float = 8.0,
+                 zoom: float = 0.1, skew: float = 10.0, table: Any = None
+                 ) -> tuple[list[Any], list[Any]]:
+    """``boards`` (rectified, SIZE x SIZE) each photographed on its own by a phone in the hand:
+    the first at PHOTO_CORNERS, every later one turned by up to ``turn`` degrees, scaled by up
+    to ``zoom``, moved by up to ``shift`` px and each corner by up to ``skew`` px more (the
+    board stays in the picture), on a plain table or on ``table`` (a picture: e.g. one with
+    another board in it), saved as JPEG quality 80. Returns the photos and the board's true
+    corners in each."""
+    rng = np.random.default_rng(seed)
+    w, h = PHOTO_SIZE
+    plain = cv2.GaussianBlur(rng.integers(60, 140, (h, w, 3)).astype(np.uint8), (31, 31), 0)
+    table = plain if table is None else cv2.resize(table, PHOTO_SIZE)
+    base = np.asarray(PHOTO_CORNERS, dtype=np.float32)
+    centre = np.array([w / 2.0, h / 2.0], dtype=np.float32)
+    photos, truth = [], []
+    for k, board in enumerate(boards):
+        corners = base.copy()
+        if k:
+            a = np.deg2rad(rng.uniform(-turn, turn))
+            turned = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]], np.float32)
+            corners = ((corners - centre) @ (turned * (1.0 + rng.uniform(-zoom, zoom))).T
+                       + centre + rng.uniform(-shift, shift, 2).astype(np.float32)
+                       + rng.uniform(-skew, skew, (4, 2)).astype(np.float32))
+        m = cv2.getPerspectiveTransform(np.float32(FULL), corners)
+        seen = cv2.warpPerspective(board, m, (w, h))
+        inside = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), m, (w, h)) > 0
+        photo = table.copy()
+        photo[inside] = seen[inside]
+        ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        assert ok
+        photos.append(cv2.imdecode(buf, cv2.IMREAD_COLOR))
+        truth.append(corners)
+    return photos, truth
 
 
 def write_folder(folder: Path, images: list[Any]) -> Path:
