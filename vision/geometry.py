@@ -59,6 +59,33 @@ def homography(corners: Corners, size: int = BOARD) -> np.ndarray[Any, np.dtype[
     return np.asarray(cv2.getPerspectiveTransform(corners, board_points(size)), dtype=np.float64)
 
 
+def outline(corners: Corners, margin: float = 0.0) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+    """The picture's points (a8, h8, h1, a1 order) of the board at ``corners`` grown by
+    ``margin`` squares each way; None when part of it would lie beyond the horizon of a
+    steep view (behind the camera)."""
+    grown = np.array([[-margin, -margin], [8 + margin, -margin], [8 + margin, 8 + margin],
+                      [-margin, 8 + margin]], dtype=np.float64) * SQUARE
+    to_image = np.linalg.inv(homography(corners))
+    points = np.c_[grown, np.ones(4)] @ to_image.T
+    centre = np.array([4.0 * SQUARE, 4.0 * SQUARE, 1.0]) @ to_image.T
+    if (points[:, 2] * centre[2] <= 0).any():
+        return None
+    return np.asarray(points[:, :2] / points[:, 2:], dtype=np.float64)
+
+
+def painted(frame: Any, areas: list[np.ndarray[Any, Any]], *, outside: bool = False) -> Any:
+    """A copy of ``frame`` with the quadrilaterals ``areas`` (picture points, e.g. from
+    :func:`outline`), or everything outside them, painted over with the picture's median
+    colour: a board there is no candidate for the board finder."""
+    out = np.array(frame, copy=True)
+    fill = np.median(out.reshape(-1, out.shape[2]), axis=0).astype(out.dtype)
+    inside = np.zeros(out.shape[:2], dtype=np.uint8)
+    for area in areas:
+        cv2.fillConvexPoly(inside, np.round(area).astype(np.int32), 255)
+    out[(inside == 0) if outside else (inside > 0)] = fill
+    return out
+
+
 def warp_board(image: np.ndarray[Any, Any], corners: Corners, size: int = BOARD) -> Any:
     """Warp ``image`` so that the board fills a ``size`` x ``size`` square (a8 top-left)."""
     h = homography(corners, size)

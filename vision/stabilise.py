@@ -29,6 +29,11 @@ fit (:func:`cv2.findTransformECC`, ``MOTION_HOMOGRAPHY``) of that small grey boa
   :meth:`Stabiliser.reset`.
 
 Cost: one small warp and one ECC fit per frame (figures in docs/vision.md).
+
+Photos taken one by one may each be framed a square or more away from the last, beyond what
+the fit from the previous corners absorbs: :func:`scene_motion` first estimates how the whole
+picture moved (table, both boards, everything on one plane), coarse to fine on small copies,
+and the corners start from there.
 """
 
 from __future__ import annotations
@@ -175,3 +180,48 @@ class Stabiliser:
         them, with the same reference."""
         self.corners = np.asarray(corners, dtype=np.float32)
         self.misses = 0
+
+
+SCENE_WIDTH = 320    # pixels across the small grey copies :func:`scene_motion` fits
+SCENE_LEVELS = 4     # ... coarse to fine over this many halvings
+SCENE_MIN_CC = 0.6   # a scene fit correlating less is refused
+
+
+def scene_motion(before: Any, after: Any) -> Any:
+    """The 3x3 image-to-image motion (an affine map: turned, scaled, moved) of the whole
+    picture from ``before`` to ``after``, or None when the fit fails or correlates below
+    SCENE_MIN_CC. Pieces moved between the two pictures are a small part of it."""
+    scale = SCENE_WIDTH / float(before.shape[1])
+    size = (SCENE_WIDTH, max(8, int(round(before.shape[0] * scale))))
+
+    def small(frame: Any) -> Any:
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        return cv2.GaussianBlur(grey, (BLUR, BLUR), 0).astype(np.float32)
+
+    if after.shape[:2] != before.shape[:2]:
+        return None
+    a, b = small(before), small(after)
+    warp = np.eye(2, 3, dtype=np.float32)
+    cc = 0.0
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-4)
+    for level in range(SCENE_LEVELS - 1, -1, -1):
+        f = 2 ** level
+        shape = (size[0] // f, size[1] // f)
+        ref = cv2.resize(a, shape, interpolation=cv2.INTER_AREA)
+        new = cv2.resize(b, shape, interpolation=cv2.INTER_AREA)
+        scaled = warp.copy()
+        scaled[:, 2] /= f
+        try:
+            ecc: Any = cv2.findTransformECC
+            cc, scaled = ecc(ref, new, scaled, cv2.MOTION_AFFINE, criteria, None, 1)
+        except cv2.error:
+            return None
+        warp = np.asarray(scaled, dtype=np.float32)
+        warp[:, 2] *= f
+    if not np.all(np.isfinite(warp)) or cc < SCENE_MIN_CC:
+        return None
+    # ECC's warp maps ``before``'s small picture onto ``after``'s points: back to full pixels
+    full = np.vstack([warp, [0.0, 0.0, 1.0]]).astype(np.float64)
+    to_small = np.diag([scale, scale, 1.0])
+    return np.linalg.inv(to_small) @ full @ to_small

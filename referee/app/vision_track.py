@@ -68,15 +68,16 @@ from referee.rules.game import Game
 from referee.rules.state import State
 from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, BoardReading, classify_board
 from vision.errors import UnsupportedVariantError
-from vision.geometry import SQUARE, Corners, homography, warp_board
+from vision.geometry import SQUARE, Corners, homography, outline, painted, warp_board
 from vision.sources import Frame
-from vision.stabilise import Stabiliser
+from vision.stabilise import Stabiliser, scene_motion
 
 STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames (0-255)
 NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is larger
 NOISE_WINDOW = 200    # frames over which the noise floor (10th percentile) is measured
 NOISE_MIN_FRAMES = 20  # frames needed before the noise floor is trusted
 STILL_FRAMES = 3      # frames in a row with no motion: a folder of photos is a video cut up
+STILL_SQUARE = 8.0    # ... and no square's mean |grey difference| (but one) above this
 STILL_S = 0.15        # seconds below the motion threshold before the board is settled
 RECHECK_S = 0.2       # a still period is looked at again every RECHECK_S seconds
 NOMINAL_FPS = 20.0    # frames without a time stamp are taken this far apart
@@ -421,19 +422,26 @@ def _looks_like(warped: Any, occ: Sequence[int]) -> bool:
 
 
 def _without(frame: Frame, boards: Sequence[Corners]) -> Frame:
-    """``frame`` with each of ``boards`` (and half a square around it) painted over with the
-    picture's median colour (a second board is no candidate when the first is looked for)."""
-    if not boards:
-        return frame
-    out = np.array(frame, copy=True)
-    fill = tuple(float(v) for v in np.median(out.reshape(-1, out.shape[2]), axis=0))
-    wide = np.array([[-0.5, -0.5], [8.5, -0.5], [8.5, 8.5], [-0.5, 8.5]],
-                    dtype=np.float64) * SQUARE
-    for corners in boards:
-        to_image = np.linalg.inv(homography(corners))
-        outline = cv2.perspectiveTransform(wide.reshape(-1, 1, 2), to_image).reshape(-1, 2)
-        cv2.fillConvexPoly(out, np.round(outline).astype(np.int32), fill)
-    return out
+    """``frame`` with each of ``boards`` (and half a square around it) painted over (a second
+    board is no candidate when the first is looked for)."""
+    areas = [a for a in (outline(c, 0.5) for c in boards) if a is not None]
+    return painted(frame, areas) if areas else frame
+
+
+def _mapped(corners: Corners, motion: Any) -> Corners:
+    """``corners`` moved by the 3x3 image-to-image ``motion``."""
+    points = np.asarray(corners, dtype=np.float64).reshape(-1, 1, 2)
+    return np.asarray(cv2.perspectiveTransform(points, motion).reshape(4, 2), dtype=np.float32)
+
+
+def _carried(others: Sequence[Corners], old: Corners, new: Corners) -> list[Corners]:
+    """The corners of ``others`` after the camera moved so that the board at ``old`` is seen
+    at ``new``: the boards lie on one table, and one homography maps a plane's points from
+    picture to picture (old picture -> board -> new picture)."""
+    if not others:
+        return []
+    moved = np.linalg.inv(homography(new)) @ homography(old)
+    return [_mapped(c, moved) for c in others]
 
 
 def _fills(frame: Frame, corners: Corners) -> bool:
@@ -448,21 +456,9 @@ def _fills(frame: Frame, corners: Corners) -> bool:
 
 def _near(frame: Frame, corners: Corners, margin: float = NEAR_SQUARES) -> Frame:
     """``frame`` with everything further than ``margin`` squares from the board at ``corners``
-    painted over with the picture's median colour."""
-    out = np.array(frame, copy=True)
-    fill = np.median(out.reshape(-1, out.shape[2]), axis=0).astype(out.dtype)
-    wide = np.array([[-margin, -margin], [8 + margin, -margin], [8 + margin, 8 + margin],
-                     [-margin, 8 + margin]], dtype=np.float64) * SQUARE
-    to_image = np.linalg.inv(homography(corners))
-    points = np.c_[wide, np.ones(4)] @ to_image.T
-    centre = np.array([4.0 * SQUARE, 4.0 * SQUARE, 1.0]) @ to_image.T
-    if (points[:, 2] * centre[2] <= 0).any():  # beyond the horizon of a steep view
-        return frame
-    outline = points[:, :2] / points[:, 2:]
-    keep = np.zeros(out.shape[:2], dtype=np.uint8)
-    cv2.fillConvexPoly(keep, np.round(outline).astype(np.int32), 255)
-    out[keep == 0] = fill
-    return out
+    painted over."""
+    area = outline(corners, margin)
+    return frame if area is None else painted(frame, [area], outside=True)
 
 
 def _promo_rank(action: Action) -> int:
@@ -710,6 +706,7 @@ class Tracker:
         #: carries the corners from frame to frame (a camera in the hand, or photos taken one
         #: by one: each framed a little differently, see :meth:`step`); None: fixed camera
         self.stabiliser = Stabiliser(corners) if stabilise else None
+        self._last_photo: Any = None  # the last photo of a folder (where its board was)
         self._lost_retry = -1e9  # time of the last re-finding tried because it was lost
         self.relocations = 0  # times the board was found again after the camera moved
         self._alignment: float | None = None  # grid alignment of the start picture
@@ -968,7 +965,7 @@ class Tracker:
             # is its own board: the per-frame alignment absorbs its few pixels)
             self.stabiliser = Stabiliser(self.corners)
         if self.stabiliser is not None:
-            self.corners = self.stabiliser.track(frame)
+            self._move_to(self._stabilised(frame))
             now = self._clock(t)
             # a photo of its own that the fit refused: the board moved more than a fit
             # absorbs, found again at once (every photo is a settled position)
@@ -1013,16 +1010,41 @@ class Tracker:
                 continue
             corners, again = self._nearest_window(frame, corners)
             corners = _register(self._reference, again, corners)
-            again = self.view.compose(frame, corners, self.others)
+            again = self.view.compose(frame, corners, _carried(self.others, self.corners,
+                                                               corners))
             if grid_alignment(again) >= REFOUND_SHARE * base:
                 break
         else:
             return warped
-        self.corners = corners
+        self._move_to(corners)
         self.relocations += 1
         if self.stabiliser is not None:
             self.stabiliser.reset(corners)
         return again
+
+    def _stabilised(self, frame: Frame) -> Corners:
+        """The board's corners in ``frame``, carried from the last frame's by the stabiliser.
+        A photo of its own may be framed a square or more away from the last, and a fit from
+        the last corners could then settle on the lattice a square off: the corners (and a
+        second board's) first follow how the whole picture moved since the last photo
+        (:func:`vision.stabilise.scene_motion`), the window of the re-found lattice that looks
+        most like the reference picture (the lattice repeats), then the fit."""
+        stabiliser = self.stabiliser
+        assert stabiliser is not None
+        last, self._last_photo = self._last_photo, frame if self.stills else None
+        motion = scene_motion(last, frame) if last is not None else None
+        if motion is not None:
+            moved = _mapped(self.corners, motion)
+            if self._reference is not None:
+                moved = self._nearest_window(frame, moved)[0]
+            self._move_to(moved)
+            stabiliser.reset(self.corners)
+        return stabiliser.track(frame)
+
+    def _move_to(self, corners: Corners) -> None:
+        """The board is at ``corners`` now; a second board on the same table moved with it."""
+        self.others = _carried(self.others, self.corners, corners)
+        self.corners = corners
 
     def _nearest_window(self, frame: Frame, corners: Corners) -> tuple[Corners, Any]:
         """Of the 8x8 windows of the re-found lattice shifted by up to one square each way
@@ -1054,6 +1076,7 @@ class Tracker:
                                        interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
         grey = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
         noise = None
+        squares_moved = 1e9  # the second most changed square's mean difference
         if self._previous is None:
             moved = 1e9
         else:  # the board, and the squares beyond it on their own (a move there is as much
@@ -1064,10 +1087,14 @@ class Tracker:
                         float(diff[side:].mean()) if rows > 8 else 0.0)
             per_square = diff[:side].reshape(8, SMALL, 8, SMALL).mean(axis=(1, 3))
             noise = float(np.median(per_square))
+            squares_moved = float(np.partition(per_square.ravel(), -2)[-2])
         self._settle(moved, now, noise)
         self._repeat = moved <= DUPLICATE_DIFF
         self._previous = grey
-        self._quiet = self._quiet + 1 if moved < STILL_DIFF else 0
+        # a move changes two squares or more: photos carried onto one another by the
+        # stabiliser may differ little on average, never on their moved squares
+        quiet = moved < STILL_DIFF and squares_moved < STILL_SQUARE
+        self._quiet = self._quiet + 1 if quiet else 0
         if self.stills and self._quiet > STILL_FRAMES:
             # Frames that stay still (by the fixed threshold: with one frame per position the
             # adaptive one learns the shifts as noise): a video cut into frames.

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.errors import UnsupportedVariantError
-from vision.geometry import BOARD, SQUARE, Corners, homography, warp_board
+from vision.geometry import BOARD, SQUARE, Corners, homography, outline, painted, warp_board
 
 FILES = "abcdefgh"
 #: how far beyond the main board (in squares) the camera looks for squares of its panel
@@ -188,16 +188,8 @@ def find_second(frame: Any, corners: Corners) -> Corners:
     """
     from vision.locate import locate_board
 
-    pad = MARGIN + 0.5
-    wide = np.array([[-pad, -pad], [8 + pad, -pad], [8 + pad, 8 + pad], [-pad, 8 + pad]],
-                    dtype=np.float32) * SQUARE
-    to_image = np.linalg.inv(homography(corners))
-    outline = cv2.perspectiveTransform(wide.reshape(-1, 1, 2).astype(np.float64), to_image)
-    masked = np.array(frame, copy=True)
-    fill = np.median(masked.reshape(-1, masked.shape[2]), axis=0)
-    cv2.fillConvexPoly(masked, np.round(outline.reshape(-1, 2)).astype(np.int32),
-                       tuple(float(v) for v in fill))
-    found = locate_board(masked)
+    area = outline(corners, MARGIN + 0.5)
+    found = locate_board(frame if area is None else painted(frame, [area]))
     target = corners - corners.mean(axis=0) + found.mean(axis=0)
     turns = [np.roll(found, -k, axis=0) for k in range(4)]
     best = min(turns, key=lambda c: float(((c - target) ** 2).sum()))

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -96,6 +97,38 @@ def test_second_board_found_beside_the_first(data: Path, tmp_path: Path) -> None
     moves = _game("deadmans", 40, 1)
     folder = write_folder(tmp_path / "two", _frames("deadmans", moves, start, 1))
     assert _track(folder, "deadmans") == moves
+
+
+def test_second_board_moves_with_the_first(data: Path, tmp_path: Path) -> None:
+    """Dead Man's on two boards photographed one by one in the hand (each photo of both boards
+    turned up to 4 degrees about its centre, scaled up to 5 %, moved up to 25 px: the boards'
+    corners up to about a square from where they were): the second board, found beside the
+    first in the first photo, is carried with the first from photo to photo (one table: one
+    homography), and the game is followed exactly (before: the second board stayed where it
+    was first seen)."""
+    start = R.real_start(data / "videos" / "scholarsmate.avi")
+    moves = _game("deadmans", 30, 1)
+    rng = np.random.default_rng(5)
+    pad = R.S
+    photos = []
+    for k, frame in enumerate(_frames("deadmans", moves, start, 1)):
+        photo = cv2.copyMakeBorder(frame, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                   value=R.TABLE_BGR)
+        if k:
+            h, w = photo.shape[:2]
+            m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-4.0, 4.0),
+                                        1.0 + rng.uniform(-0.05, 0.05))
+            m[:, 2] += rng.uniform(-25.0, 25.0, 2)
+            photo = cv2.warpAffine(photo, m, (w, h), borderMode=cv2.BORDER_CONSTANT,
+                                   borderValue=R.TABLE_BGR)
+        photos.append(photo)
+    folder = write_folder(tmp_path / "hand", photos)
+    first = [[x + pad, y + pad] for x, y in FIRST]
+    proc = subprocess.run([EXE, "vision-track", str(folder), "--corners", json.dumps(first),
+                           "--variant", "deadmans"],
+                          capture_output=True, text=True, timeout=180, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert [line for line in proc.stdout.splitlines() if not line.startswith("#")] == moves
 
 
 def test_watch_camera_second_board(data: Path, tmp_path: Path) -> None:

@@ -181,19 +181,28 @@ def photographed(boards: list[Any], seed: int, *, shift: float = 30.0, turn: flo
                  zoom: float = 0.1, skew: float = 10.0, table: Any = None
                  ) -> tuple[list[Any], list[Any]]:
     """``boards`` (rectified, SIZE x SIZE) each photographed on its own by a phone in the hand:
-    the first at PHOTO_CORNERS, every later one turned by up to ``turn`` degrees, scaled by up
-    to ``zoom``, moved by up to ``shift`` px and each corner by up to ``skew`` px more (the
-    board stays in the picture), on a plain table or on ``table`` (a picture: e.g. one with
-    another board in it), saved as JPEG quality 80. Returns the photos and the board's true
+    the board lies on a plain table, or on ``table`` (a picture: e.g. one with another board
+    in it), at PHOTO_CORNERS in the first photo; every later photo sees the whole table turned
+    by up to ``turn`` degrees, scaled by up to ``zoom``, moved by up to ``shift`` px and in a
+    perspective that moves each of the board's corners by up to ``skew`` px more (the board
+    stays in the picture), saved as JPEG quality 80. Returns the photos and the board's true
     corners in each."""
     rng = np.random.default_rng(seed)
     w, h = PHOTO_SIZE
-    plain = cv2.GaussianBlur(rng.integers(60, 140, (h, w, 3)).astype(np.uint8), (31, 31), 0)
-    table = plain if table is None else cv2.resize(table, PHOTO_SIZE)
+    pad = w // 2  # the table goes on beyond the first photo's edges
+    if table is None:
+        table = cv2.GaussianBlur(rng.integers(60, 140, (h, w, 3)).astype(np.uint8), (31, 31), 0)
+    table = cv2.copyMakeBorder(cv2.resize(table, PHOTO_SIZE), pad, pad, pad, pad,
+                               cv2.BORDER_REFLECT)
     base = np.asarray(PHOTO_CORNERS, dtype=np.float32)
     centre = np.array([w / 2.0, h / 2.0], dtype=np.float32)
+    on_table = cv2.getPerspectiveTransform(np.float32(FULL), base + pad)
+    inside = cv2.warpPerspective(np.full((SIZE, SIZE), 255, np.uint8), on_table,
+                                 table.shape[1::-1]) > 0
     photos, truth = [], []
     for k, board in enumerate(boards):
+        scene = table.copy()
+        scene[inside] = cv2.warpPerspective(board, on_table, table.shape[1::-1])[inside]
         corners = base.copy()
         if k:
             a = np.deg2rad(rng.uniform(-turn, turn))
@@ -201,11 +210,9 @@ def photographed(boards: list[Any], seed: int, *, shift: float = 30.0, turn: flo
             corners = ((corners - centre) @ (turned * (1.0 + rng.uniform(-zoom, zoom))).T
                        + centre + rng.uniform(-shift, shift, 2).astype(np.float32)
                        + rng.uniform(-skew, skew, (4, 2)).astype(np.float32))
-        m = cv2.getPerspectiveTransform(np.float32(FULL), corners)
-        seen = cv2.warpPerspective(board, m, (w, h))
-        inside = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), m, (w, h)) > 0
-        photo = table.copy()
-        photo[inside] = seen[inside]
+        # the camera's motion: one homography of the table's plane, fixed by the board
+        m = cv2.getPerspectiveTransform(base + pad, corners)
+        photo = cv2.warpPerspective(scene, m, (w, h), flags=cv2.INTER_LINEAR)
         ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 80])
         assert ok
         photos.append(cv2.imdecode(buf, cv2.IMREAD_COLOR))
