@@ -190,7 +190,11 @@ class DgtSensor(LinkedSensor):
         if not self._synced:
             self._board = board
             self._synced = True
-            self._emit(Occupied(self._now_ms(), frozenset(board)))
+            # the board knows each piece: its colour goes with the snapshot (the referee's
+            # resync after a reconnect then tells a capture from a piece put back)
+            colours = {sq: "w" if letter.isupper() else "b"
+                       for sq, letter in board.items() if letter}
+            self._emit(Occupied(self._now_ms(), frozenset(board), colours))
             self._mark_connected()
             return
         # A verifying dump: report whatever the field updates missed, lifts first.

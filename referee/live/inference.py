@@ -378,6 +378,10 @@ class MoveInference:
             self._turn.placed(sq)
         self.observed = new
         self.colours = {sq: c for sq, c in colours.items() if sq in new and c in (WHITE, BLACK)}
+        # a piece a sensor named earlier is gone from an emptied square, and from one that now
+        # shows the other colour (after a reconnect the board may have changed a lot)
+        gone = set(swapped)
+        self.letters = {sq: x for sq, x in self.letters.items() if sq in new and sq not in gone}
         self._dirty = True
         return out
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -71,6 +71,8 @@ def _until(sensor: DgtSensor, n: int) -> list[SensorEvent]:
 def test_start_position_and_a_move_with_identity(board: DgtSimSensor) -> None:
     first = board.get(1.0)
     assert isinstance(first, Occupied) and first.squares == frozenset(START)
+    # the board knows its pieces: the snapshot says each one's colour
+    assert dict(first.colours) == {sq: "w" if sq[1] in "12" else "b" for sq in START}
     assert board.simulator.commands[:4] == [0x40, 0x4D, 0x42, 0x44]
     board.simulator.move("g1", "f3")
     lift, place = _until(board, 2)
@@ -150,3 +152,43 @@ def test_dgt_url_errors(tmp_path) -> None:  # type: ignore[no-untyped-def]
         open_sensor("dgt://sim?colour=1")
     with pytest.raises(FileNotFoundError, match="cannot open the board"):
         open_sensor(f"dgt://{tmp_path}/ttyNONE")
+
+
+def test_a_capture_made_while_the_cable_was_out_is_told_by_the_colours() -> None:
+    """1. e4 d5 2. a3 f5, then the cable is pulled and the e-pawn takes on d5 (or on f5: the
+    squares occupied are the same either way). The board sends each piece's colour with its
+    snapshot when plugged back, so the referee plays exd5, the capture the colours show."""
+    import time
+
+    from referee.app.runner import SessionSettings, open_session
+    from referee.live.session import Update
+    from referee.rules.game import Game
+
+    game = Game("standard")
+    updates: list[Update] = []
+    with open_session("dgt://sim", game, SessionSettings(hardware=False),
+                      subscribers=[updates.append],
+                      sensor_options={"open_timeout": 2.0, "settle": 0.1}) as session:
+        sensor = session.sensor
+        assert isinstance(sensor, DgtSimSensor)
+        sim = sensor.simulator
+        session.referee.start()
+
+        def pump_until(done: Callable[[], bool], limit: float = 10.0) -> None:
+            end = time.monotonic() + limit
+            while not done() and time.monotonic() < end:
+                session.pump.step()
+
+        for ply, (src, dst) in enumerate((("e2", "e4"), ("d7", "d5"), ("a2", "a3"),
+                                          ("f7", "f5"))):
+            sim.move(src, dst)
+            pump_until(lambda n=ply: len(game.played) > n)
+        assert game.action_texts() == ["e2e4", "d7d5", "a2a3", "f7f5"]
+        sim.unplug()
+        pump_until(lambda: any(u.kind == "link" for u in updates))
+        sim.lift("d5")
+        sim.lift("e4")
+        sim.place("d5", "P")
+        sim.replug()
+        pump_until(lambda: len(game.played) > 4)
+        assert game.action_texts()[4:] == ["e4d5"], [u.text for u in updates[-6:]]

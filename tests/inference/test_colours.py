@@ -272,3 +272,29 @@ def test_random_games_seen_as_colour_snapshots(variant: str) -> None:
         chosen, recognised, problems = _camera_game(variant, seed)
         assert recognised == chosen, (variant, seed, problems)
         assert not problems, (variant, seed, problems)
+
+
+def test_a_snapshot_forgets_the_pieces_an_identity_board_named_before() -> None:
+    """A DGT board names each piece it places (``place d5 p``). After a reconnect its snapshot
+    shows d5 white: the black pawn named there before is gone (exd5 while the cable was out),
+    not a reason to rule the capture out (it was, and the game stopped)."""
+    from firmware_bridge.events import Lift, LinkState, Place
+
+    game = Game("standard")
+    referee = Referee(game, [])
+    referee.start()
+    t = 0
+    for move, piece in (("e2e4", "P"), ("d7d5", "p"), ("a2a3", "P"), ("f7f5", "p")):
+        t += 1000
+        referee.feed(Lift(t, move[:2]))
+        referee.feed(Place(t + 100, move[2:], piece))
+        referee.tick(t + 600)
+    assert game.action_texts() == ["e2e4", "d7d5", "a2a3", "f7f5"]
+    board = after(game, "e4d5")
+    names = game.variant.layout.name
+    seen = {names(sq): "w" if c == WHITE else "b" for sq, c in colours(board).items()}
+    referee.feed(LinkState(t + 1000, "reconnecting"))
+    referee.feed(Occupied(t + 2000, frozenset(seen), seen))
+    referee.feed(LinkState(t + 2000, "connected"))
+    referee.tick(t + 3000)
+    assert game.action_texts()[4:] == ["e4d5"]
