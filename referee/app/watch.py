@@ -11,8 +11,12 @@ plain move list.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from types import FrameType
 from typing import TextIO
 
 from firmware_bridge.errors import BridgeError
@@ -147,7 +151,8 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
                 publisher.start(referee)  # the hub's arbiter commands run on the referee
             referee.start()
             try:
-                session.pump.run()
+                with _stopped_by_sigterm():
+                    session.pump.run()
             except KeyboardInterrupt:
                 pass
     except (BridgeError, HardwareError, RefereeError, ValueError) as err:
@@ -162,6 +167,24 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
     if referee is not None:
         summary(referee, sys.stdout)
     return status
+
+
+@contextlib.contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """SIGTERM (``kill``, systemd stopping ``run``) ends the game as Ctrl-C does: the lines
+    still held are printed and the game summed up. Only the main thread can take signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _doubts(camera: object) -> Callable[[], tuple[int, int]]:

@@ -262,3 +262,37 @@ def test_camera_snapshots_carry_the_decoded_colours(data: Path, tmp_path: Path) 
     finally:
         sensor.close()
     assert seen == expected
+
+
+def test_watch_camera_stopped_by_sigterm_prints_the_moves_it_held(data: Path,
+                                                                   tmp_path: Path) -> None:
+    """``kill`` (SIGTERM, as systemd stops ``run``) ends ``watch camera://`` as Ctrl-C does:
+    the camera's last moves, whose lines wait until it cannot take them back, are printed, then
+    the summary; the action lines are the record the referee kept."""
+    import signal
+
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(12, seed=2)
+    folder = V.write_folder(tmp_path / "stills", V.composite_game(moves, start, seed=2))
+    proc = subprocess.Popen([EXE, "watch", f"camera://{folder}?corners=0,0,480,0,480,480,0,480"
+                             "&fps=4"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stdout is not None
+    lines = []
+    try:
+        while sum(line.startswith("# seen:") for line in lines) < 5:
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read() if proc.stderr else ""
+            lines.append(line.rstrip("\n"))
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    lines += out.splitlines()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    record = next(line for line in lines if line.startswith("# moves: ")).split()[2:]
+    assert len(record) >= 5 and record == moves[:len(record)]
+    assert [line for line in lines if not line.startswith("#")] == record
+    assert any(line.startswith("# summary:") for line in lines)
