@@ -34,7 +34,7 @@ import math
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from hardware.display.screen import ClockFace
@@ -131,6 +131,14 @@ class ChessClock:
         self._flagged: int | None = None
         self._reported = False
         self._listeners: list[Callable[[], None]] = []
+
+    @classmethod
+    def resumed(cls, control: TimeControl, white: float, black: float, *,
+                clock: Clock = monotonic) -> ChessClock:
+        """A clock for a game resumed with ``white`` / ``black`` seconds left, as they were
+        after its last action (at least 0.1 s each: a flag that fell ended the game)."""
+        return cls(replace(control, base=max(white, 0.1)), replace(control, base=max(black, 0.1)),
+                   clock=clock)
 
     # -- queries ---------------------------------------------------------------------------
     @property

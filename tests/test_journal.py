@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,34 @@ def test_watch_resume_skips_private_choices_already_made(
     assert read_journal(journal).action_texts() == [
         "e2e4", "d7d5", "e4d5", "bury=b2", "d8d5", "bury=b8", "b2b3", "b2a1q", "bury=e8",
         "b1c3", "e7e6"]
+
+
+def test_a_resumed_game_keeps_its_clock_times(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """With a clock, each journal line keeps both times after the action, and a resumed game
+    goes on with the times of its last line (not the time control's full times)."""
+    first = tmp_path / "first.events"
+    first.write_text("0 lift e2\n100 place e4\n800 lift e7\n900 place e5\n")
+    second = tmp_path / "second.events"
+    second.write_text("0 occupied a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 f2 g2 h2 e4 "
+                      "a8 b8 c8 d8 e8 f8 g8 h8 a7 b7 c7 d7 f7 g7 h7 e5\n"
+                      "500 lift g1\n600 place f3\n")
+    journal = tmp_path / "game.jsonl"
+    assert main(["watch", f"replay://{first}", "--journal", str(journal), "--clock", "5+3"]) == 0
+    lines = [json.loads(line) for line in journal.read_text().splitlines()]
+    white, black = lines[1]["clock"]  # after 1. e4: White's increment, Black untouched
+    assert 302.0 < white <= 303.0 and black == 300.0
+    lines[-1]["clock"] = [100.0, 200.0]  # as if both had thought for minutes
+    journal.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    capsys.readouterr()
+    assert main(["watch", f"replay://{second}", "--journal", str(journal), "--clock", "5+3"]) == 0
+    white, black = json.loads(journal.read_text().splitlines()[-1])["clock"]
+    assert 102.0 < white <= 103.0 and black == 200.0  # 1 s of slack for a slow machine
+
+
+def test_a_bad_clock_in_the_journal_is_named(tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    journal.write_text('{"format": "gravekeeper-journal/1", "variant": "standard", '
+                       '"options": {}, "seed": 0}\n{"action": "e2e4", "clock": [1, "x"]}\n')
+    with pytest.raises(RecordError, match="line 2: 'clock' must be two numbers"):
+        open_journal(journal, Game("standard"))

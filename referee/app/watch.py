@@ -21,10 +21,17 @@ from typing import TextIO
 
 from firmware_bridge.errors import BridgeError
 from firmware_bridge.rig import Rig, load_rig
+from hardware.clock import ChessClock
 from hardware.errors import HardwareError
+from hardware.sides import BLACK, WHITE
 from referee.app.errors import CommandParser, fail, whole_number
-from referee.app.runner import SessionSettings, add_live_arguments, open_session
-from referee.live.journal import open_journal
+from referee.app.runner import (
+    SessionSettings,
+    add_live_arguments,
+    open_session,
+    parse_time_control,
+)
+from referee.live.journal import Journal, open_journal
 from referee.live.session import Referee, Update
 from referee.rules.errors import RefereeError
 from referee.rules.game import Game
@@ -138,8 +145,11 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
         if publisher is not None:
             subscribers.append(publisher)
         with open_session(url, game, settings, rig=rig, subscribers=subscribers, journal=journal,
-                          sensor_options=options) as session:
+                          sensor_options=options, clock=_resumed_clock(settings, journal)
+                          ) as session:
             referee = session.referee
+            if journal is not None and session.clock is not None:
+                journal.clock_times = _times(session.clock)
             if hasattr(session.sensor, "unsure"):  # a camera: its doubted moves' lines wait
                 out.unsure = _doubts(session.sensor)
                 session.pump.idle.append(out.flush)
@@ -167,6 +177,19 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
     if referee is not None:
         summary(referee, sys.stdout)
     return status
+
+
+def _resumed_clock(settings: SessionSettings, journal: Journal | None) -> ChessClock | None:
+    """The clock of a game resumed from ``journal`` with the times it kept (None: a new
+    clock, or none, as the settings say)."""
+    if journal is None or journal.resumed_clock is None or not settings.time_control:
+        return None
+    return ChessClock.resumed(parse_time_control(settings.time_control), *journal.resumed_clock)
+
+
+def _times(clock: ChessClock) -> Callable[[], tuple[float, float]]:
+    """The clock's times now, White's then Black's."""
+    return lambda: (clock.remaining(WHITE), clock.remaining(BLACK))
 
 
 @contextlib.contextmanager

@@ -2,7 +2,9 @@
 
 A journal is a JSON-lines file. The first line is the game's header (variant, options, seed,
 start position if any); each further line is one applied action in canonical NOTATION.md text
-(or an adjudication, or ``{"takeback": 1}``: the line before it was taken back by the arbiter).
+(or an adjudication, or ``{"takeback": 1}``: the line before it was taken back by the arbiter),
+with the chess clock's times for White and Black after it (``"clock": [w, b]``, seconds) when
+the game has a clock, so that a resumed game goes on with the times it had.
 Every line is flushed and fsync'd before the referee goes on, so after a power cut the file
 holds every action that was announced. A last line cut short by the power
 cut is dropped when the journal is read (the action was never confirmed); anything else that is
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -30,17 +33,25 @@ FORMAT = "gravekeeper-journal/1"
 class Journal:
     """Appends a game's actions to ``path``; use :func:`open_journal` to create or resume."""
 
-    def __init__(self, path: Path, handle: IO[str]) -> None:
+    def __init__(self, path: Path, handle: IO[str],
+                 resumed_clock: tuple[float, float] | None = None) -> None:
         self.path = path
         self._handle = handle
         self._failed = False
+        #: the clock's times (White, Black) after the last action of a resumed game, if kept
+        self.resumed_clock = resumed_clock
+        #: the clock's times now (the runner sets it when the game has a clock)
+        self.clock_times: Callable[[], tuple[float, float]] | None = None
 
     def write(self, played: Played) -> None:
-        """Record one applied action (durably: flushed and fsync'd)."""
+        """Record one applied action (durably: flushed and fsync'd), with the clock's times
+        after it."""
         if played.action.kind == ADJUDICATE:
             line: dict[str, Any] = {"adjudicate": played.action.value, "reason": played.text}
         else:
             line = {"action": played.text}
+        if self.clock_times is not None:
+            line["clock"] = [round(float(t), 3) for t in self.clock_times()]
         self._append(line)
 
     def take_back(self) -> None:
@@ -88,7 +99,7 @@ def open_journal(path: str | Path, game: Game) -> tuple[Journal, Game]:
     """
     path = Path(path)
     if path.exists() and path.stat().st_size > 0:
-        resumed = read_journal(path)
+        resumed, clocks = _read(path)
         if (resumed.variant.name, resumed.variant.options, resumed.seed) != (
                 game.variant.name, game.variant.options, game.seed):
             raise RecordError(f"{path}: this journal is of another game "
@@ -96,7 +107,8 @@ def open_journal(path: str | Path, game: Game) -> tuple[Journal, Game]:
                               "--variant, --options and --seed to resume it, or name another "
                               "--journal")
         _drop_torn_tail(path)
-        return Journal(path, path.open("a", encoding="utf-8")), resumed
+        last = clocks[-1] if clocks else None
+        return Journal(path, path.open("a", encoding="utf-8"), last), resumed
     journal = Journal(path, path.open("w", encoding="utf-8"))
     header: dict[str, Any] = {"format": FORMAT, "variant": game.variant.name,
                               "options": game.variant.options, "seed": game.seed}
@@ -115,7 +127,11 @@ def read_journal(path: str | Path) -> Game:
     Raises:
         RecordError: naming the line that is wrong.
     """
-    path = Path(path)
+    return _read(Path(path))[0]
+
+
+def _read(path: Path) -> tuple[Game, list[tuple[float, float] | None]]:
+    """The journal's game, and the clock's times kept after each of its actions."""
     lines = _lines(path)
     way_out = "delete the file or name another --journal to start a new game"
     if not lines:
@@ -133,9 +149,28 @@ def read_journal(path: str | Path) -> Game:
                          _field(header, "start", str) if start is not None else None)
     except (RefereeError, ValueError) as err:
         raise RecordError(f"{path}: line 1: bad header: {err}") from None
+    clocks: list[tuple[float, float] | None] = []
     for number, text in enumerate(lines[1:], 2):
-        _replay_line(game, path, number, _parse(path, number, text))
-    return game
+        entry = _parse(path, number, text)
+        _replay_line(game, path, number, entry)
+        if "takeback" in entry:
+            del clocks[-1:]
+        else:
+            clocks.append(_clock(path, number, entry))
+    return game, clocks
+
+
+def _clock(path: Path, number: int, entry: dict[str, Any]) -> tuple[float, float] | None:
+    """The clock's times kept on a line (None: none kept)."""
+    times = entry.get("clock")
+    if times is None:
+        return None
+    if not (isinstance(times, list) and len(times) == 2
+            and all(isinstance(t, int | float) and not isinstance(t, bool) and 0 <= t < 1e7
+                    for t in times)):
+        raise RecordError(f"{path}: line {number}: 'clock' must be two numbers of seconds "
+                          "(White, Black)")
+    return float(times[0]), float(times[1])
 
 
 def _field(data: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:

@@ -107,8 +107,7 @@ def _serve(args: argparse.Namespace) -> int:
         if stored.clock is None:
             clock = ChessClock(control)
         else:  # resume with the times stored after the last action
-            clock = ChessClock(dataclasses.replace(control, base=max(stored.clock[0], 0.1)),
-                               dataclasses.replace(control, base=max(stored.clock[1], 0.1)))
+            clock = ChessClock.resumed(control, *stored.clock)
     port = args.port if args.port is not None else (8080 if args.http else 8443)
     sock = bind_socket(args.host, port)
     ssl: dict[str, Any] = {}
