@@ -226,10 +226,6 @@ NAMES_ALLOWED: Final = {
     # a rig module's physical shape (grid, ring, strip), not Ghost's region
     ("firmware_bridge/rig.py", "ring"), ("firmware_bridge/sim.py", "ring"),
     ("firmware_bridge/cli.py", "deadmans"),  # --help: an example of a built-in rig file
-    # the situations docs/leds.md draws (hell_home, ghost_spawn, to_limbo); the presenter
-    # uses each action kind's own legend instead
-    ("hardware/leds/language.py", "hell"), ("hardware/leds/language.py", "ghost"),
-    ("hardware/leds/language.py", "limbo"),
 }
 
 

@@ -88,26 +88,12 @@ def check(king: str, checkers: Iterable[str] = ()) -> LedScene:
 def carry(destinations: Iterable[str], source: str | None = None,
           reason: str = "carry the captured piece") -> LedScene:
     """A piece must be carried: lift it from ``source`` (if it still stands on a sensed square)
-    and put it on one of ``destinations`` (a Hell home, a ghost cell, Limbo)."""
+    and put it on one of ``destinations`` (squares of another region: a variant's action kind
+    says which, and ``reason`` is its legend)."""
     lights = {sq: place(reason) for sq in destinations}
     if source is not None:
         lights[source] = lift(f"{reason}: take it")
     return LedScene(lights, reason)
-
-
-def hell_home(homes: Iterable[str], source: str | None = None) -> LedScene:
-    """Dead Man's: put the captured piece on one of its vacant Hell ``homes``."""
-    return carry(homes, source, "hell home").named("hell home")
-
-
-def ghost_spawn(cells: Iterable[str], source: str | None = None) -> LedScene:
-    """Ghost Chess: put the captured piece, now a ghost, on one of the nearest ring ``cells``."""
-    return carry(cells, source, "ghost spawn").named("ghost spawn")
-
-
-def to_limbo(source: str | None = None, limbo: str = "limbo") -> LedScene:
-    """Afterlife: carry the captured piece to Limbo."""
-    return carry((limbo,), source, "to limbo").named("to limbo")
 
 
 def resurrection(tombstones: Iterable[str], capturer: str | None = None) -> LedScene:

@@ -24,7 +24,7 @@ def test_slow_blink_is_one_hertz(t: float, on: bool) -> None:
 
 
 def test_antiphase_is_on_while_the_other_is_off() -> None:
-    scene = L.hell_home(["hell:b1"], source="c3")
+    scene = L.carry(["hell:b1"], "c3", "hell home")
     for t in (0.1, 0.6, 1.2, 1.7):
         frame = frame_at(scene, t)
         assert ("hell:b1" in frame) != ("c3" in frame)

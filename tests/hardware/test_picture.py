@@ -42,7 +42,7 @@ def test_frame_picture_shows_the_colour_on_the_square() -> None:
 
 
 def test_scene_picture_has_a_legend_line_per_look() -> None:
-    scene = L.hell_home(["hell:b1", "hell:g1"], "c3")
-    one = render_scene(L.to_limbo(), variant_squares("deadmans"))
+    scene = L.carry(["hell:b1", "hell:g1"], "c3", "hell home")
+    one = render_scene(L.carry(["limbo"]), variant_squares("deadmans"))
     two = render_scene(scene, variant_squares("deadmans"))
     assert two.height > one.height  # two legend lines against one

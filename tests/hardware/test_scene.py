@@ -62,9 +62,9 @@ def test_lifted_piece_shows_targets_and_captures() -> None:
 
 
 @pytest.mark.parametrize("scene, place, lift", [
-    (L.hell_home(["hell:b1", "hell:g1"], "c3"), {"hell:b1", "hell:g1"}, {"c3"}),
-    (L.ghost_spawn(["a0", "z1"]), {"a0", "z1"}, set()),
-    (L.to_limbo("b4"), {"limbo"}, {"b4"}),
+    (L.carry(["hell:b1", "hell:g1"], "c3"), {"hell:b1", "hell:g1"}, {"c3"}),
+    (L.carry(["a0", "z1"]), {"a0", "z1"}, set()),
+    (L.carry(["limbo"], "b4"), {"limbo"}, {"b4"}),
     (marker_arrival(COIN, ["c6"]), {"c6"}, set()),
     (marker_departure(COIN, ["d4", "f4"]), set(), {"d4", "f4"}),
     (L.correction(empty=["a3"], fill=["e2"]), {"e2"}, {"a3"}),
@@ -104,7 +104,7 @@ def test_die_moves_and_markers() -> None:
 
 ALL_SITUATIONS = [
     L.last_move("e2", "e4"), L.lifted("g1", ["f3"], ["h3"]), L.check("e8", ["b5"]),
-    L.hell_home(["hell:b1"], "c3"), L.ghost_spawn(["a0"], "a1"), L.to_limbo("b4"),
+    L.carry(["hell:b1"], "c3"), L.carry(["a0"], "a1"), L.carry(["limbo"], "b4"),
     L.resurrection(["e5"], "hell:c4"), marker_layer(TOMBSTONE, ["e5"]),
     marker_layer(COIN, ["c6"]), marker_arrival(COIN, ["c6"]), marker_departure(COIN, ["d4"]),
     L.die_moves("a1", ["a2"], ["b2"]),
