@@ -706,7 +706,8 @@ class Tracker:
         #: carries the corners from frame to frame (a camera in the hand, or photos taken one
         #: by one: each framed a little differently, see :meth:`step`); None: fixed camera
         self.stabiliser = Stabiliser(corners) if stabilise else None
-        self._last_photo: Any = None  # the last photo of a folder (where its board was)
+        #: the last photo of a folder, or the last frame whose fit was taken (:meth:`_stabilised`)
+        self._last_frame: Any = None
         self._lost_retry = -1e9  # time of the last re-finding tried because it was lost
         self.relocations = 0  # times the board was found again after the camera moved
         self._alignment: float | None = None  # grid alignment of the start picture
@@ -1024,22 +1025,41 @@ class Tracker:
 
     def _stabilised(self, frame: Frame) -> Corners:
         """The board's corners in ``frame``, carried from the last frame's by the stabiliser.
+
         A photo of its own may be framed a square or more away from the last, and a fit from
-        the last corners could then settle on the lattice a square off: the corners (and a
-        second board's) first follow how the whole picture moved since the last photo
-        (:func:`vision.stabilise.scene_motion`), the window of the re-found lattice that looks
-        most like the reference picture (the lattice repeats), then the fit."""
+        the last corners could then settle on the lattice a square off: the corners first
+        follow how the whole picture moved since the last photo (:meth:`_carry`), then the
+        fit. A video's camera jolted further than a fit absorbs (its first refused frame) is
+        carried the same way from the last frame whose fit was taken, instead of waiting
+        until the stabiliser is lost."""
         stabiliser = self.stabiliser
         assert stabiliser is not None
-        last, self._last_photo = self._last_photo, frame if self.stills else None
+        if self.stills:
+            last, self._last_frame = self._last_frame, frame
+            self._carry(last, frame)
+            return stabiliser.track(frame)
+        corners = stabiliser.track(frame)
+        if stabiliser.misses == 1 and self._carry(self._last_frame, frame):
+            corners = stabiliser.track(frame)
+        if not stabiliser.misses:
+            self._last_frame = frame
+        return corners
+
+    def _carry(self, last: Frame | None, frame: Frame) -> bool:
+        """Move the corners (and a second board's) by how the whole picture moved from
+        ``last`` to ``frame`` (:func:`vision.stabilise.scene_motion`), onto the window of the
+        lattice that looks most like the reference picture (the lattice repeats), and start
+        the stabiliser from there. False when the motion is not found."""
         motion = scene_motion(last, frame) if last is not None else None
-        if motion is not None:
-            moved = _mapped(self.corners, motion)
-            if self._reference is not None:
-                moved = self._nearest_window(frame, moved)[0]
-            self._move_to(moved)
-            stabiliser.reset(self.corners)
-        return stabiliser.track(frame)
+        if motion is None:
+            return False
+        moved = _mapped(self.corners, motion)
+        if self._reference is not None:
+            moved = self._nearest_window(frame, moved)[0]
+        self._move_to(moved)
+        assert self.stabiliser is not None
+        self.stabiliser.reset(self.corners)
+        return True
 
     def _move_to(self, corners: Corners) -> None:
         """The board is at ``corners`` now; a second board on the same table moved with it."""

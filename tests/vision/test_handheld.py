@@ -91,8 +91,9 @@ def test_without_stabilisation_the_moves_are_lost(frames: list[Any]) -> None:
 
 def test_bumped_while_handheld_is_found_again(frames: list[Any]) -> None:
     """The hand-held camera also bumped (3 degrees, 35 x 20 px in one frame, frame 160 on):
-    the stabiliser refuses the jump (more than 0.4 square), is lost after LOST frames, and the
-    board is found again at once (the bump re-finding, not waiting for a still board)."""
+    the stabiliser refuses the jump (more than 0.4 square) once, and the corners are carried
+    at once by how the whole picture moved since the last frame it took (before: lost after
+    LOST refused frames, 7 frames more than 6 px off, then found again)."""
     shaken, truth = V.handheld(frames, 1)
     m = V.bump_matrix(3.0, (35.0, -20.0))
     for k in range(160, len(shaken)):
@@ -100,11 +101,13 @@ def test_bumped_while_handheld_is_found_again(frames: list[Any]) -> None:
         truth[k] = cv2.perspectiveTransform(truth[k].reshape(-1, 1, 2).astype(np.float64),
                                             m).reshape(4, 2)
     tracker = Tracker(truth[0], stabilise=True)
+    worst = 0.0
     for k, frame in enumerate(shaken):
         tracker.step(frame, k / FPS)
+        worst = max(worst, float(np.abs(tracker.corners - truth[k]).max()))
     assert [p.text for p in tracker.game.played] == V.SCHOLAR_MOVES
-    assert tracker.relocations == 1
-    assert tracker.stabiliser is not None and tracker.stabiliser.refused >= 8
+    assert tracker.stabiliser is not None and tracker.stabiliser.refused >= 1
+    assert worst < 6.0  # no frame left off the board
     assert float(np.abs(tracker.corners - truth[-1]).max()) < 3.0
 
 
