@@ -77,7 +77,8 @@ NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is lar
 NOISE_WINDOW = 200    # frames over which the noise floor (10th percentile) is measured
 NOISE_MIN_FRAMES = 20  # frames needed before the noise floor is trusted
 STILL_FRAMES = 3      # frames in a row with no motion: a folder of photos is a video cut up
-STILL_SQUARE = 8.0    # ... and no square's mean |grey difference| (but one) above this
+STILL_SQUARE = 8.0    # a folder's frame is still when no square (but one) changed more than
+                      # this (mean grey levels) beyond the median square
 STILL_S = 0.15        # seconds below the motion threshold before the board is settled
 RECHECK_S = 0.2       # a still period is looked at again every RECHECK_S seconds
 NOMINAL_FPS = 20.0    # frames without a time stamp are taken this far apart
@@ -708,6 +709,8 @@ class Tracker:
         self.stabiliser = Stabiliser(corners) if stabilise else None
         #: the last photo of a folder, or the last frame whose fit was taken (:meth:`_stabilised`)
         self._last_frame: Any = None
+        self._first_corners = np.asarray(corners, dtype=np.float32)
+        self._first_view: Any = None  # the last folder frame's board through _first_corners
         self._lost_retry = -1e9  # time of the last re-finding tried because it was lost
         self.relocations = 0  # times the board was found again after the camera moved
         self._alignment: float | None = None  # grid alignment of the start picture
@@ -977,7 +980,24 @@ class Tracker:
         warped = self.warp(frame)
         if self.relocate and self._alignment is not None and (lost or self._settling(t)):
             warped = self._refind(frame, warped, lost=lost)
-        return self.step_warped(warped, t)
+        return self.step_warped(warped, t, self._same_picture(frame) if self.stills else None)
+
+    def _same_picture(self, frame: Frame) -> bool:
+        """Whether ``frame`` shows the board as the last frame of a folder did, but for the
+        light: no square (but one) changed beyond the median square. A video cut into frames
+        has such runs; photos taken one per position differ where a piece moved (each a
+        square's worth of grey levels or more), and everywhere when taken in the hand. Seen
+        through the first frame's corners, not the stabilised ones: photos carried onto one
+        another differ little on average, and a camera settling its exposure makes the
+        stabilised corners wander a little."""
+        board = warp_board(frame, self._first_corners, 8 * SMALL)
+        grey = cv2.cvtColor(board, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        previous, self._first_view = self._first_view, grey
+        if previous is None:
+            return False
+        squares = np.abs(grey - previous).reshape(8, SMALL, 8, SMALL).mean(axis=(1, 3))
+        spread = float(np.partition(squares.ravel(), -2)[-2]) - float(np.median(squares))
+        return spread < STILL_SQUARE
 
     def _refresh_stabiliser(self) -> None:
         """A new picture of the settled board: the stabiliser aligns to it from now on."""
@@ -1087,8 +1107,11 @@ class Tracker:
         assert best is not None
         return best[1], best[2]
 
-    def step_warped(self, warped: Any, t: float | None = None) -> list[Recognised]:
-        """Process one already warped frame (see :meth:`warp`) taken at time ``t``."""
+    def step_warped(self, warped: Any, t: float | None = None,
+                    still_frame: bool | None = None) -> list[Recognised]:
+        """Process one already warped frame (see :meth:`warp`) taken at time ``t``;
+        ``still_frame``: whether it showed what the last frame did (None: judged from the
+        warped boards)."""
         now = self._clock(t)
         self.frames += 1
         rows = warped.shape[0] * 8 // warped.shape[1]  # 8: a board; more: squares beyond it
@@ -1096,7 +1119,6 @@ class Tracker:
                                        interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
         grey = cv2.GaussianBlur(grey, (3, 3), 0).astype(np.float32)
         noise = None
-        squares_moved = 1e9  # the second most changed square's mean difference
         if self._previous is None:
             moved = 1e9
         else:  # the board, and the squares beyond it on their own (a move there is as much
@@ -1107,14 +1129,12 @@ class Tracker:
                         float(diff[side:].mean()) if rows > 8 else 0.0)
             per_square = diff[:side].reshape(8, SMALL, 8, SMALL).mean(axis=(1, 3))
             noise = float(np.median(per_square))
-            squares_moved = float(np.partition(per_square.ravel(), -2)[-2])
         self._settle(moved, now, noise)
         self._repeat = moved <= DUPLICATE_DIFF
         self._previous = grey
-        # a move changes two squares or more: photos carried onto one another by the
-        # stabiliser may differ little on average, never on their moved squares
-        quiet = moved < STILL_DIFF and squares_moved < STILL_SQUARE
-        self._quiet = self._quiet + 1 if quiet else 0
+        if still_frame is None:
+            still_frame = moved < STILL_DIFF
+        self._quiet = self._quiet + 1 if still_frame else 0
         if self.stills and self._quiet > STILL_FRAMES:
             # Frames that stay still (by the fixed threshold: with one frame per position the
             # adaptive one learns the shifts as noise): a video cut into frames.

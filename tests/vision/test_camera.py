@@ -296,3 +296,37 @@ def test_watch_camera_stopped_by_sigterm_prints_the_moves_it_held(data: Path,
     assert len(record) >= 5 and record == moves[:len(record)]
     assert [line for line in lines if not line.startswith("#")] == record
     assert any(line.startswith("# summary:") for line in lines)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_stills_from_a_camera_that_never_moves(data: Path, seed: int) -> None:
+    """One photo per position from a camera on a tripod, nothing else changing between them:
+    a move changes two squares of 64, which on average is below the motion a video cut into
+    frames is told by. Only a run of photos in which no square (but one) changed is a cut-up
+    video; before, four moves in a row of such photos made it one, and every later photo was
+    waited on to settle (20 and 8 of 40 moves)."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(40, seed=seed)
+    game = Game("standard")
+    boards = [V.compose(game.variant.fen(game.state).split()[0], start)]
+    for move in moves:
+        game.play(move)
+        boards.append(V.compose(game.variant.fen(game.state).split()[0], start))
+    photos, _ = V.photographed(boards, seed, shift=0.0, turn=0.0, zoom=0.0, skew=0.0)
+    tracker = Tracker(np.asarray(V.PHOTO_CORNERS, dtype=np.float32), stills=True)
+    assert [m.text for im in photos for m in tracker.step(im)] == moves
+    assert tracker.stills
+
+
+def test_a_video_cut_into_frames(data: Path, tmp_path: Path) -> None:
+    """The shared video as a folder of its frames (JPEG) through ``vision-track``: the first
+    still frames make it a video, and the 7 moves follow."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for k, frame in enumerate(V.video_frames(data / "videos" / "scholarsmate.avi")):
+        cv2.imwrite(str(folder / f"{k:04d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    proc = subprocess.run([EXE, "vision-track", str(folder), "--corners", V.SCHOLAR_CORNERS],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert [line for line in proc.stdout.splitlines() if not line.startswith("#")] == MOVES
