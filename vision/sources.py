@@ -13,6 +13,7 @@ context manager with an idempotent :meth:`FrameSource.close`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
@@ -97,15 +98,24 @@ class CaptureSource(FrameSource):
             self._cap = None
 
 
+def name_order(path: Path) -> tuple[tuple[int, int, str], ...]:
+    """The sort key of a frame's file name: runs of digits compare as numbers, so ``frame_2``
+    comes before ``frame_10`` (frames numbered without leading zeros, as cameras and scripts
+    often write them); with zero-padded numbers this is plain name order."""
+    parts = re.split(r"(\d+)", path.name)
+    return tuple((1, int(part), part) if part.isdigit() else (0, 0, part) for part in parts)
+
+
 class FolderSource(FrameSource):
-    """Every image file of a folder, in name order."""
+    """Every image file of a folder, in name order (:func:`name_order`)."""
 
     def __init__(self, url: str, folder: Path) -> None:
         super().__init__(url)
         self._folder = folder
 
     def frames(self) -> Iterator[Frame]:
-        files = sorted(p for p in self._folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        files = sorted((p for p in self._folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES),
+                       key=name_order)
         if not files:
             raise SourceReadError(f"no image files in folder: {self._folder}")
         for p in files:

@@ -330,3 +330,21 @@ def test_a_video_cut_into_frames(data: Path, tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     assert [line for line in proc.stdout.splitlines() if not line.startswith("#")] == MOVES
+
+
+def test_a_folder_numbered_without_leading_zeros_is_played_in_number_order(
+        data: Path, tmp_path: Path) -> None:
+    """``frame_2.png`` comes before ``frame_10.png``: frames numbered as many cameras and
+    scripts write them are followed in their order (plain name order put frame_10 after
+    frame_1 and the game fell apart)."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(14, seed=4)
+    folder = tmp_path / "unpadded"
+    folder.mkdir()
+    for k, image in enumerate(V.composite_game(moves, start, seed=4)):
+        cv2.imwrite(str(folder / f"frame_{k}.png"), image)
+    proc = subprocess.run([EXE, "vision-track", str(folder), "--corners", str(V.FULL)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert [line for line in proc.stdout.splitlines() if not line.startswith("#")] == moves
