@@ -61,12 +61,15 @@ class TextOutput:
         if update.kind == "action" and self.game is not None and self.unsure is not None:
             self._held.append((len(self.game.played) - 1, update.text))
             self._write(f"# seen: {update.text}")
-            self.flush()
+            # a game over (a mate) takes no more moves: its lines are printed now
+            self.flush(every=self.game.outcome.result != "*")
             return
         if update.kind == "takeback" and self.game is not None and self._held \
                 and self._held[-1][0] == len(self.game.played):
             self._held.pop()  # the action taken back: its line was never printed
         self._write(update.text if update.kind == "action" else f"# {update.kind}: {update.text}")
+        if update.kind == "ended":
+            self.flush(every=True)
 
     def flush(self, every: bool = False) -> None:
         """Print the held action lines the sensor no longer doubts (``every``: all of them)."""
