@@ -76,7 +76,7 @@ STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames
 NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is larger
 NOISE_WINDOW = 200    # frames over which the noise floor (10th percentile) is measured
 NOISE_MIN_FRAMES = 20  # frames needed before the noise floor is trusted
-STILL_FRAMES = 3      # frames in a row with no motion: a folder of photos is a video cut up
+CUT_UP_SAME = 1       # same frames in a row after which a folder may be a video cut up
 STILL_SQUARE = 8.0    # a folder's frame is still when no square (but one) changed more than
                       # this (mean grey levels) beyond the median square
 STILL_S = 0.15        # seconds below the motion threshold before the board is settled
@@ -676,11 +676,12 @@ class Tracker:
     """Follows one game of ``variant`` seen through a fixed camera with board ``corners``.
 
     ``stills``: every frame is a settled position (a folder of photos) instead of waiting for
-    the board to stay still; as soon as STILL_FRAMES + 1 frames in a row show no motion, the
-    frames are a video cut into frames and the motion gate takes over. ``stabilise``: a camera
-    held in the hand; every frame's corners are carried onto the board from the previous
-    frame's (:class:`vision.stabilise.Stabiliser`), and when that is lost the board is found
-    again. Opens nothing: feed it frames with :meth:`run` or :meth:`step`.
+    the board to stay still. Once two frames in a row showed the same board, a later frame
+    that differs and that no legal move explains (a hand, a piece in the air) shows that the
+    frames are a video cut into frames, and the motion gate takes over from there.
+    ``stabilise``: a camera held in the hand; every frame's corners are carried onto the board
+    from the previous frame's (:class:`vision.stabilise.Stabiliser`), and when that is lost
+    the board is found again. Opens nothing: feed it frames with :meth:`run` or :meth:`step`.
 
     Raises (constructor): the referee's UnknownVariantError / VariantNotImplementedError;
     UnsupportedVariantError when the variant has no 8x8 board. The squares around the board on
@@ -711,6 +712,7 @@ class Tracker:
         self._last_frame: Any = None
         self._first_corners = np.asarray(corners, dtype=np.float32)
         self._first_view: Any = None  # the last folder frame's board through _first_corners
+        self._cut_up = False  # a run of same frames in a folder: maybe a video cut into frames
         self._lost_retry = -1e9  # time of the last re-finding tried because it was lost
         self.relocations = 0  # times the board was found again after the camera moved
         self._alignment: float | None = None  # grid alignment of the start picture
@@ -791,10 +793,11 @@ class Tracker:
         changed on more squares (REBASE_CHANGED) than a move and its reply could, no candidate
         explains it and the classifier finds the start position on it: the first picture was
         taken while the camera was still adjusting its exposure (a held first frame, a slow
-        camera's first frames), in a way the brightness matching cannot undo. Only before the
-        first move: later, a board the classifier misreads as the old position would swallow
-        a move. True when it did."""
-        if self.stills or not _looks_like(warped, self.decoder.occupancy()):
+        camera's first frames), in a way the brightness matching cannot undo; with stills
+        too (a video cut into frames, before it is known to be one). Only before the first
+        move: later, a board the classifier misreads as the old position would swallow a
+        move; a photo after a move does not look like the start. True when it did."""
+        if not _looks_like(warped, self.decoder.occupancy()):
             return False
         self._reference, self._last_check = warped, warped
         self._dirty = set()
@@ -1135,18 +1138,38 @@ class Tracker:
         if still_frame is None:
             still_frame = moved < STILL_DIFF
         self._quiet = self._quiet + 1 if still_frame else 0
-        if self.stills and self._quiet > STILL_FRAMES:
-            # Frames that stay still (by the fixed threshold: with one frame per position the
-            # adaptive one learns the shifts as noise): a video cut into frames.
-            self.stills = False
-            self._still_start, self._check = now - STILL_S, True  # this frame is a check
-            self._next_check = now + RECHECK_S
+        if self.stills and still_frame and self._start_only and self._reference is not None:
+            # the start shown again (a camera still settling its exposure): the newer picture
+            # is the start's, so that later frames are compared with a settled camera's
+            self._reference = warped
+            self._refresh_stabiliser()
+        if self.stills and self._quiet >= CUT_UP_SAME:
+            # Frames that stay the same: a video cut into frames (at any rate: its still
+            # spells), or a folder of photos that holds one position twice. A later frame
+            # that differs and that no legal move explains tells them apart.
+            self._cut_up = True
+        elif self.stills and self._cut_up and not still_frame and self._reference is not None:
+            if not self._explained(warped):
+                # not a position a legal move reaches (a hand, a piece in the air): a video cut
+                # into frames, from now on waited on to settle
+                self.stills = False
+                self._quiet = 0
+                return []
         if self._reference is None:
             self._take_start(warped)
             return []
         if not self._is_check():
             return []
         return self._judge(warped)
+
+    def _explained(self, warped: Any) -> bool:
+        """Whether a legal move (or a short sequence) explains how ``warped`` differs from the
+        reference picture, or nothing changed: without accepting anything."""
+        change = change_map(self._reference, warped)
+        if float(change.max()) < threshold(change):
+            return True
+        decision = self.decoder.decide(change, self._agreement(warped), deep=True)
+        return decision.candidate is not None
 
     def _judge(self, warped: Any) -> list[Recognised]:
         self.settled += 1

@@ -298,6 +298,27 @@ def test_watch_camera_stopped_by_sigterm_prints_the_moves_it_held(data: Path,
     assert any(line.startswith("# summary:") for line in lines)
 
 
+def test_stills_that_start_with_the_same_photo_several_times(data: Path) -> None:
+    """A camera that never moves, the start photographed six times (only the noise differs),
+    then one photo per position: the frames after the repeats are explained by legal moves,
+    so the folder stays one of positions (before: taken for a cut-up video, 0 of 40)."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(40, seed=1)
+    game = Game("standard")
+    boards = [V.compose(game.variant.fen(game.state).split()[0], start)]
+    for move in moves:
+        game.play(move)
+        boards.append(V.compose(game.variant.fen(game.state).split()[0], start))
+    photos, _ = V.photographed(boards, 1, shift=0.0, turn=0.0, zoom=0.0, skew=0.0)
+    rng = np.random.default_rng(5)
+    noisy = [np.clip(p + rng.normal(0.0, 2.0, p.shape), 0, 255).astype(np.uint8)
+             for p in [photos[0]] * 6 + photos[1:]]
+    tracker = Tracker(np.asarray(V.PHOTO_CORNERS, dtype=np.float32), stills=True)
+    assert [m.text for im in noisy for m in tracker.step(im)] == moves
+    assert tracker.stills
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_stills_from_a_camera_that_never_moves(data: Path, seed: int) -> None:
     """One photo per position from a camera on a tripod, nothing else changing between them:
@@ -319,12 +340,17 @@ def test_stills_from_a_camera_that_never_moves(data: Path, seed: int) -> None:
     assert tracker.stills
 
 
-def test_a_video_cut_into_frames(data: Path, tmp_path: Path) -> None:
-    """The shared video as a folder of its frames (JPEG) through ``vision-track``: the first
-    still frames make it a video, and the 7 moves follow."""
+@pytest.mark.parametrize("every", [1, 3])
+def test_a_video_cut_into_frames(data: Path, tmp_path: Path, every: int) -> None:
+    """The shared video as a folder of its frames (JPEG; all of them, or every 3rd: 6.7 frames
+    a second) through ``vision-track``: two same frames, then one no legal move explains (a
+    hand), make it a video, and the 7 moves follow. Before, every 2nd to 5th frame gave no
+    move at all: no run of 4 same frames came before the hands, and the first frame, taken
+    while the camera settled its exposure, stayed the start's picture."""
     folder = tmp_path / "frames"
     folder.mkdir()
-    for k, frame in enumerate(V.video_frames(data / "videos" / "scholarsmate.avi")):
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")[::every]
+    for k, frame in enumerate(frames):
         cv2.imwrite(str(folder / f"{k:04d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
     proc = subprocess.run([EXE, "vision-track", str(folder), "--corners", V.SCHOLAR_CORNERS],
                           capture_output=True, text=True, timeout=120, check=False)
