@@ -298,6 +298,30 @@ def test_watch_camera_stopped_by_sigterm_prints_the_moves_it_held(data: Path,
     assert any(line.startswith("# summary:") for line in lines)
 
 
+def test_stills_from_a_fixed_camera_with_exposure_and_a_hand(data: Path) -> None:
+    """A camera that never moves, one photo per position, each at its own exposure (gain
+    0.7-1.3), and every tenth position photographed once more with a hand over the board: the
+    hand photos are passed over and the folder stays one of positions (40 of 40)."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(40, seed=2)
+    game = Game("standard")
+    boards = [V.compose(game.variant.fen(game.state).split()[0], start)]
+    for move in moves:
+        game.play(move)
+        boards.append(V.compose(game.variant.fen(game.state).split()[0], start))
+    photos, _ = V.photographed(boards, 2, shift=0.0, turn=0.0, zoom=0.0, skew=0.0)
+    rng = np.random.default_rng(52)
+    shown = []
+    for k, photo in enumerate(photos):
+        shown.append(V.perturb(photo, "exposure", rng))
+        if k % 10 == 5:
+            shown.append(V.perturb(photo, "hand", rng))
+    tracker = Tracker(np.asarray(V.PHOTO_CORNERS, dtype=np.float32), stills=True)
+    assert [m.text for im in shown for m in tracker.step(im)] == moves
+    assert tracker.stills
+
+
 def test_stills_that_start_with_the_same_photo_several_times(data: Path) -> None:
     """A camera that never moves, the start photographed six times (only the noise differs),
     then one photo per position: the frames after the repeats are explained by legal moves,
