@@ -398,3 +398,18 @@ def test_a_folder_numbered_without_leading_zeros_is_played_in_number_order(
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     assert [line for line in proc.stdout.splitlines() if not line.startswith("#")] == moves
+
+
+def test_watch_camera_follows_photos_taken_in_the_hand(data: Path, tmp_path: Path) -> None:
+    """``gravekeeper watch camera://FOLDER`` as a real process on photos taken one by one in
+    the hand (up to 30 px and 8 degrees apart), the board found in the first photo (no
+    corners given): the action lines are the game played."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(24, seed=4)
+    photos, _ = V.photographed(V.composite_game(moves, start, seed=4), 4)
+    folder = V.write_folder(tmp_path / "hand", photos)
+    proc = subprocess.run([EXE, "watch", f"camera://{folder}?fast=1"], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert [line for line in proc.stdout.splitlines() if not line.startswith("#")] == moves
