@@ -76,7 +76,6 @@ STILL_DIFF = 1.6      # mean |grey difference| between consecutive warped frames
 NOISE_FACTOR = 3.0    # ... or this many times the noise floor, whichever is larger
 NOISE_WINDOW = 200    # frames over which the noise floor (10th percentile) is measured
 NOISE_MIN_FRAMES = 20  # frames needed before the noise floor is trusted
-CUT_UP_SAME = 1       # same frames in a row after which a folder may be a video cut up
 STILL_SQUARE = 8.0    # a folder's frame is still when no square (but one) changed more than
                       # this (mean grey levels) beyond the median square
 STILL_S = 0.15        # seconds below the motion threshold before the board is settled
@@ -712,7 +711,7 @@ class Tracker:
         self._last_frame: Any = None
         self._first_corners = np.asarray(corners, dtype=np.float32)
         self._first_view: Any = None  # the last folder frame's board through _first_corners
-        self._cut_up = False  # a run of same frames in a folder: maybe a video cut into frames
+        self._cut_up = False  # a folder showed the same board twice: maybe a video cut up
         self._lost_retry = -1e9  # time of the last re-finding tried because it was lost
         self.relocations = 0  # times the board was found again after the camera moved
         self._alignment: float | None = None  # grid alignment of the start picture
@@ -744,7 +743,6 @@ class Tracker:
         self.retracted = 0    # actions the last step took back before playing its moves
         self.withdrawn: tuple[str, ...] = ()  # ... their texts, oldest first
         self.corrections = 0  # times accepted moves were taken back and replaced
-        self._quiet = 0     # frames in a row that moved less than STILL_DIFF
         self._start_only = True  # no decision accepted yet: the reference is the start's
         self.rebased = 0    # times the reference picture was taken anew (light changed)
         self._attempt_shown = False  # a failed attempt was accepted; its pieces not yet back
@@ -983,7 +981,7 @@ class Tracker:
         warped = self.warp(frame)
         if self.relocate and self._alignment is not None and (lost or self._settling(t)):
             warped = self._refind(frame, warped, lost=lost)
-        return self.step_warped(warped, t, self._same_picture(frame) if self.stills else None)
+        return self.step_warped(warped, t, self.stills and self._same_picture(frame))
 
     def _same_picture(self, frame: Frame) -> bool:
         """Whether ``frame`` shows the board as the last frame of a folder did, but for the
@@ -1111,10 +1109,9 @@ class Tracker:
         return best[1], best[2]
 
     def step_warped(self, warped: Any, t: float | None = None,
-                    still_frame: bool | None = None) -> list[Recognised]:
-        """Process one already warped frame (see :meth:`warp`) taken at time ``t``;
-        ``still_frame``: whether it showed what the last frame did (None: judged from the
-        warped boards)."""
+                    same: bool = False) -> list[Recognised]:
+        """Process one already warped frame (see :meth:`warp`) taken at time ``t``; ``same``:
+        a folder's frame that showed the board as the last one did (:meth:`_same_picture`)."""
         now = self._clock(t)
         self.frames += 1
         rows = warped.shape[0] * 8 // warped.shape[1]  # 8: a board; more: squares beyond it
@@ -1135,26 +1132,22 @@ class Tracker:
         self._settle(moved, now, noise)
         self._repeat = moved <= DUPLICATE_DIFF
         self._previous = grey
-        if still_frame is None:
-            still_frame = moved < STILL_DIFF
-        self._quiet = self._quiet + 1 if still_frame else 0
-        if self.stills and still_frame and self._start_only and self._reference is not None:
-            # the start shown again (a camera still settling its exposure): the newer picture
-            # is the start's, so that later frames are compared with a settled camera's
-            self._reference = warped
-            self._refresh_stabiliser()
-        if self.stills and self._quiet >= CUT_UP_SAME:
+        if self.stills and same:
             # Frames that stay the same: a video cut into frames (at any rate: its still
             # spells), or a folder of photos that holds one position twice. A later frame
             # that differs and that no legal move explains tells them apart.
             self._cut_up = True
-        elif self.stills and self._cut_up and not still_frame and self._reference is not None:
-            if not self._explained(warped):
-                # not a position a legal move reaches (a hand, a piece in the air): a video cut
-                # into frames, from now on waited on to settle
-                self.stills = False
-                self._quiet = 0
-                return []
+            if self._start_only and self._reference is not None:
+                # the start shown again (a camera still settling its exposure): the newer
+                # picture is the start's, so later frames are compared with a settled camera's
+                self._reference = warped
+                self._refresh_stabiliser()
+        elif self.stills and self._cut_up and self._reference is not None \
+                and not self._explained(warped):
+            # not a position a legal move reaches (a hand, a piece in the air): a video cut
+            # into frames, from now on waited on to settle
+            self.stills = False
+            return []
         if self._reference is None:
             self._take_start(warped)
             return []
