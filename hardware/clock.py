@@ -166,6 +166,11 @@ class ChessClock:
                 return max(0.0, self._bank[colour])
             return max(0.0, self._bank[colour] - self._charge(self._elapsed()))
 
+    def times(self) -> tuple[float, float]:
+        """Seconds left now for White and for Black (what :meth:`resumed` takes back)."""
+        with self._lock:
+            return self.remaining(WHITE), self.remaining(BLACK)
+
     def face(self) -> ClockFace:
         """A snapshot for the display."""
         with self._lock:

@@ -23,7 +23,6 @@ from firmware_bridge.errors import BridgeError
 from firmware_bridge.rig import Rig, load_rig
 from hardware.clock import ChessClock
 from hardware.errors import HardwareError
-from hardware.sides import BLACK, WHITE
 from referee.app.errors import CommandParser, fail, whole_number
 from referee.app.runner import (
     SessionSettings,
@@ -152,7 +151,7 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
                           ) as session:
             referee = session.referee
             if journal is not None and session.clock is not None:
-                journal.clock_times = _times(session.clock)
+                journal.clock_times = session.clock.times
             if hasattr(session.sensor, "unsure"):  # a camera: its doubted moves' lines wait
                 out.unsure = _doubts(session.sensor)
                 session.pump.idle.append(out.flush)
@@ -188,11 +187,6 @@ def _resumed_clock(settings: SessionSettings, journal: Journal | None) -> ChessC
     if journal is None or journal.resumed_clock is None or not settings.time_control:
         return None
     return ChessClock.resumed(parse_time_control(settings.time_control), *journal.resumed_clock)
-
-
-def _times(clock: ChessClock) -> Callable[[], tuple[float, float]]:
-    """The clock's times now, White's then Black's."""
-    return lambda: (clock.remaining(WHITE), clock.remaining(BLACK))
 
 
 @contextlib.contextmanager

@@ -243,9 +243,7 @@ class LiveGame:
 
     def clock_times(self) -> tuple[float, float] | None:
         """White's and Black's time left now (None without a clock)."""
-        if self.clock is None:
-            return None
-        return self.clock.remaining(WHITE), self.clock.remaining(BLACK)
+        return None if self.clock is None else self.clock.times()
 
     def _clock_data(self) -> dict[str, Any] | None:
         clock = self.clock
