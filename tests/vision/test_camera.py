@@ -298,19 +298,26 @@ def test_watch_camera_stopped_by_sigterm_prints_the_moves_it_held(data: Path,
     assert any(line.startswith("# summary:") for line in lines)
 
 
-def test_stills_from_a_fixed_camera_with_exposure_and_a_hand(data: Path) -> None:
-    """A camera that never moves, one photo per position, each at its own exposure (gain
-    0.7-1.3), and every tenth position photographed once more with a hand over the board: the
-    hand photos are passed over and the folder stays one of positions (40 of 40)."""
+def _fixed_camera_photos(data: Path, seed: int) -> tuple[list[str], list[Any]]:
+    """A random 40-ply game, one photo per position from a camera that never moves (the
+    boards pieced from the video's real squares, not shifted): the moves and the photos."""
     frames = V.video_frames(data / "videos" / "scholarsmate.avi")
     start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
-    moves = V.random_game(40, seed=2)
+    moves = V.random_game(40, seed=seed)
     game = Game("standard")
     boards = [V.compose(game.variant.fen(game.state).split()[0], start)]
     for move in moves:
         game.play(move)
         boards.append(V.compose(game.variant.fen(game.state).split()[0], start))
-    photos, _ = V.photographed(boards, 2, shift=0.0, turn=0.0, zoom=0.0, skew=0.0)
+    photos, _ = V.photographed(boards, seed, shift=0.0, turn=0.0, zoom=0.0, skew=0.0)
+    return moves, photos
+
+
+def test_stills_from_a_fixed_camera_with_exposure_and_a_hand(data: Path) -> None:
+    """A camera that never moves, one photo per position, each at its own exposure (gain
+    0.7-1.3), and every tenth position photographed once more with a hand over the board: the
+    hand photos are passed over and the folder stays one of positions (40 of 40)."""
+    moves, photos = _fixed_camera_photos(data, 2)
     rng = np.random.default_rng(52)
     shown = []
     for k, photo in enumerate(photos):
@@ -326,15 +333,7 @@ def test_stills_that_start_with_the_same_photo_several_times(data: Path) -> None
     """A camera that never moves, the start photographed six times (only the noise differs),
     then one photo per position: the frames after the repeats are explained by legal moves,
     so the folder stays one of positions (before: taken for a cut-up video, 0 of 40)."""
-    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
-    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
-    moves = V.random_game(40, seed=1)
-    game = Game("standard")
-    boards = [V.compose(game.variant.fen(game.state).split()[0], start)]
-    for move in moves:
-        game.play(move)
-        boards.append(V.compose(game.variant.fen(game.state).split()[0], start))
-    photos, _ = V.photographed(boards, 1, shift=0.0, turn=0.0, zoom=0.0, skew=0.0)
+    moves, photos = _fixed_camera_photos(data, 1)
     rng = np.random.default_rng(5)
     noisy = [np.clip(p + rng.normal(0.0, 2.0, p.shape), 0, 255).astype(np.uint8)
              for p in [photos[0]] * 6 + photos[1:]]
@@ -350,15 +349,7 @@ def test_stills_from_a_camera_that_never_moves(data: Path, seed: int) -> None:
     frames is told by. Only a run of photos in which no square (but one) changed is a cut-up
     video; before, four moves in a row of such photos made it one, and every later photo was
     waited on to settle (20 and 8 of 40 moves)."""
-    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
-    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
-    moves = V.random_game(40, seed=seed)
-    game = Game("standard")
-    boards = [V.compose(game.variant.fen(game.state).split()[0], start)]
-    for move in moves:
-        game.play(move)
-        boards.append(V.compose(game.variant.fen(game.state).split()[0], start))
-    photos, _ = V.photographed(boards, seed, shift=0.0, turn=0.0, zoom=0.0, skew=0.0)
+    moves, photos = _fixed_camera_photos(data, seed)
     tracker = Tracker(np.asarray(V.PHOTO_CORNERS, dtype=np.float32), stills=True)
     assert [m.text for im in photos for m in tracker.step(im)] == moves
     assert tracker.stills
