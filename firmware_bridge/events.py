@@ -21,9 +21,9 @@ evidence, never required: a square without one says nothing about its piece. Col
 referee see a capture made without lifting the victim (the square stays occupied, its colour
 changes) and rule out outcomes the colours contradict (docs/inference.md).
 
-:class:`LinkState` and :class:`Withdraw` are not part of that format: :func:`format_event`
-writes them as ``#`` comment lines, which readers ignore, so a recording keeps a trace of
-disconnects and withdrawals without changing the replayed stream.
+:class:`LinkState`, :class:`Withdraw` and :class:`Notice` are not part of that format:
+:func:`format_event` writes them as ``#`` comment lines, which readers ignore, so a recording
+keeps a trace of disconnects, withdrawals and notices without changing the replayed stream.
 """
 
 from __future__ import annotations
@@ -152,6 +152,16 @@ class Withdraw(SensorEvent):
     actions: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Notice(SensorEvent):
+    """Something the sensor must tell the people at the board that is not a board event: a
+    camera that has seen, for a while, a board no legal move explains (a hand resting on it,
+    pieces not where the game has them, or corners that are not the board's). One line of
+    ``text``, for people; the game does not change."""
+
+    text: str
+
+
 def _sorted_squares(squares: Iterable[str]) -> list[str]:
     # Region first (main region, no prefix, sorts first), then file, then rank: stable output.
     return sorted(squares, key=lambda s: (s.count(":"), s.partition(":")[0], s))
@@ -161,13 +171,13 @@ def format_event(ev: SensorEvent, times: bool = True) -> str:
     """Return the EVENTS.md line for ``ev`` (no newline); the ``<ms>`` column only if ``times``.
 
     :class:`LinkState` becomes a ``# link <state> [detail]`` comment line, :class:`Withdraw`
-    a ``# withdraw <action> ...`` one.
+    a ``# withdraw <action> ...`` one, :class:`Notice` a ``# notice <text>`` one.
 
     Raises:
         TypeError: ``ev`` is not one of the event classes of this module.
     """
     body = _format_body(ev)
-    if isinstance(ev, LinkState | Withdraw):
+    if isinstance(ev, LinkState | Withdraw | Notice):
         return body
     return f"{ev.t_ms} {body}" if times else body
 
@@ -189,6 +199,8 @@ def _format_body(ev: SensorEvent) -> str:
         return f"# link {ev.state}" + (f" {ev.detail}" if ev.detail else "")
     if isinstance(ev, Withdraw):
         return " ".join(["# withdraw", *ev.actions])
+    if isinstance(ev, Notice):
+        return f"# notice {ev.text}"
     raise TypeError(f"not a sensor event: {ev!r}")
 
 

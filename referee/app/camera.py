@@ -35,6 +35,12 @@ finds it again when the camera is bumped (:meth:`~referee.app.vision_track.Track
 ``corners2`` gives a second board's (a variant with one, :mod:`referee.app.vision_view`), else
 it is looked for beside the first.
 
+When the settled board has differed for a while in a way no legal move explains
+(:attr:`~referee.app.vision_track.Tracker.puzzled`), the camera says so once with a
+:class:`~firmware_bridge.events.Notice` (watch's ``# note:`` line, the arbiter's log, the
+camera page) instead of following nothing in silence: a hand resting on the board, pieces not
+where the game has them, or corners that are not the board's (another board beside it).
+
 The camera sees only what is done on the board. Its copy of the game follows the referee's
 (:meth:`CameraSensor.follow`): a die roll, an assignment, a pass made elsewhere (pages, buttons,
 ``--private``) is taken over before the next frame; a die game with nothing that can roll is
@@ -54,7 +60,7 @@ import cv2
 
 import firmware_bridge
 from firmware_bridge.errors import BadSensorUrl, BoardNotFound
-from firmware_bridge.events import Occupied, Withdraw
+from firmware_bridge.events import Notice, Occupied, Withdraw
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
 from firmware_bridge.urls import Url
 from firmware_bridge.urls import parse_url as parse_spec
@@ -142,6 +148,9 @@ class CameraSensor(Sensor):
     Nothing is opened before :meth:`open`.
     """
 
+    #: how the people at the board put the corners right (said in the puzzled notice)
+    CORNERS_HINT = "give the board's corners (corners=x1,y1,... in the camera URL)"
+
     def __init__(self, url: str, game: Game, *, clock: Clock = time.monotonic) -> None:
         super().__init__(url, clock=clock)
         self.target, spec = parse_camera_url(url)
@@ -171,6 +180,24 @@ class CameraSensor(Sensor):
         #: the actions (indices in the game's history, from, to) a later picture may still
         #: make this camera withdraw; set on the camera's thread before it reports them
         self.unsure: tuple[int, int] = (0, 0)
+        self._puzzled = False  # the tracker's puzzled state when last looked at
+
+    @property
+    def puzzled(self) -> str:
+        """What the camera says while its tracker is puzzled (:attr:`Tracker.puzzled`): why,
+        and how to put it right; "" while it follows the game."""
+        if not self._puzzled:
+            return ""
+        return ("the camera sees a board that no legal move explains: a hand resting on it, "
+                "pieces not where the game has them, or corners that are not the board's; "
+                f"put the position back or {self.CORNERS_HINT}")
+
+    def puzzle(self) -> None:
+        """After a step (sensor thread): a notice when the tracker has just become puzzled,
+        once until it follows the game again."""
+        was, self._puzzled = self._puzzled, self.tracker is not None and self.tracker.puzzled
+        if self._puzzled and not was:
+            self._emit(Notice(self._now_ms(), self.puzzled))
 
     def follow(self, game: Game) -> None:
         """The referee's game changed (called on the game's owner thread after each change:
@@ -308,6 +335,7 @@ class CameraSensor(Sensor):
                 before = self._clock()
                 moves = self.tracker.step(frame, at)
                 self._doubt()
+                self.puzzle()
                 self._set_status(last_heard=self._clock())
                 if self.tracker.put_back:  # a failed attempt's pieces are back: say so
                     self.tracker.put_back = False

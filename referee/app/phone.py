@@ -292,6 +292,8 @@ class PhoneSensor(CameraSensor):
         BadSensorUrl: a malformed URL or corners, or a variant without an 8x8 board.
     """
 
+    CORNERS_HINT = "drag the four corners onto the board's on this page and confirm"
+
     def __init__(self, url: str, game: Game, *, clock: Clock = time.monotonic) -> None:
         given, stabilise = phone_options(url)
         given2 = parse_spec(url, BadSensorUrl).options.get("corners2")
@@ -475,6 +477,8 @@ class PhoneSensor(CameraSensor):
             self._follow_corners(size)
         self._seen += len(moves)
         self._doubt()
+        self.puzzle()
+        detail = self.puzzled or detail
         self._set_status(last_heard=self._clock())
         with self._lock:
             self._state = self._make_state(frames=self._state.frames + 1,

@@ -13,6 +13,8 @@ game the same way, so the wiring lives here and nowhere else:
   wrong) takes those actions back from the referee through the arbiter's own
   :meth:`~referee.live.session.Referee.take_back`, so the record, the clock, the journal and
   every page follow as they do for the arbiter; the snapshots that follow are judged as any.
+  A sensor's :class:`~firmware_bridge.events.Notice` (a camera that cannot explain the board)
+  becomes a ``note`` update: watch's ``# note:`` line, the arbiter's log.
 * Buttons: presses on the sensor board arrive as sensor events (debounced by the board's
   firmware, milliseconds) and are fed as they come. Buttons wired to the Pi (gpiozero through
   :class:`hardware.buttons.ButtonStream`, debounced there, seconds) are turned into the same
@@ -49,7 +51,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from firmware_bridge.errors import SensorTimeout
-from firmware_bridge.events import Button, Withdraw
+from firmware_bridge.events import Button, Notice, Withdraw
 from firmware_bridge.rig import Rig
 from firmware_bridge.sensor import Sensor
 from hardware.buttons import ButtonStream, GpioButtons
@@ -106,6 +108,8 @@ class Pump:
             self._last_ms = max(self._last_ms, event.t_ms)
             if isinstance(event, Withdraw):
                 self.withdraw(event)
+            elif isinstance(event, Notice):
+                self.referee.note(event.text)
             else:
                 self.referee.feed(event)
         self._pi_buttons()

@@ -120,6 +120,8 @@ REFOUND_SHARE = 0.6   # ... and a board re-found must align at least this share 
 NEAR_SQUARES = 2.0    # a board is first looked for again within this many squares of where it was
 NUDGE = 4.0           # a square kept back that changed more than this x threshold is not healed
 LOST_RETRY_S = 1.0    # a stabiliser that lost the board: find it again at most this often
+PUZZLED_S = 10.0      # a settled board that no move explains for this long (a video) ...
+PUZZLED_PHOTOS = 3    # ... or in this many photos in a row: the camera says it is puzzled
 
 
 @dataclass(frozen=True)
@@ -737,6 +739,10 @@ class Tracker:
         self._repeat = False  # the last frame repeated the one before exactly
         self._calm = False  # the last frame moved less than START_CALM motion thresholds
         self._lost = 0      # settled checks in a row that changed but were not explained
+        #: settled checks in a row that changed and were not explained, however many squares
+        #: (an arm, or a lattice that is not the board's), and the time of the first of them
+        self._puzzling = 0
+        self._puzzling_since = 0.0
         #: the reference picture before each of the last accepted decisions, and how many
         #: actions each played (what :meth:`_retract` may take back)
         self._history: list[tuple[Any, int]] = []
@@ -749,6 +755,19 @@ class Tracker:
         #: set when a settled board shows the pieces of a failed attempt put back (the camera
         #: sensor reports the board then, and clears it)
         self.put_back = False
+
+    @property
+    def puzzled(self) -> bool:
+        """Whether the settled board has differed from the game's position in a way no legal
+        move explains for PUZZLED_S seconds (a video) or in PUZZLED_PHOTOS photos in a row: a
+        hand resting on the board, pieces not where the game has them, or corners that are not
+        the board's (another board's lattice). The camera sensor says so once (a notice)
+        instead of following nothing in silence."""
+        if self._puzzling == 0:
+            return False
+        if self.stills:
+            return self._puzzling >= PUZZLED_PHOTOS
+        return self._time is not None and self._time - self._puzzling_since >= PUZZLED_S
 
     def _candidates(self) -> list[tuple[list[Action], frozenset[int]]]:
         """Every candidate as (actions, changed squares) (for tests)."""
@@ -799,7 +818,7 @@ class Tracker:
             return False
         self._reference, self._last_check = warped, warped
         self._dirty = set()
-        self._lost = 0
+        self._lost = self._puzzling = 0
         self.rebased += 1
         return True
 
@@ -1176,7 +1195,7 @@ class Tracker:
             self._heal(warped)
             self._reference = warped  # nothing moved: follow slow lighting drift
             self._refresh_stabiliser()
-            self._lost = 0
+            self._lost = self._puzzling = 0
             return []
         agree = self._agreement(warped)
         deep = self.stills or self._steady(warped)
@@ -1194,8 +1213,12 @@ class Tracker:
             self.ignored += 1  # a hand, or a change no legal move explains
             if decision.changed and decision.changed <= MAX_CHANGED:
                 self._lost += 1
+            if decision.changed:
+                if self._puzzling == 0:
+                    self._puzzling_since = self._time if self._time is not None else 0.0
+                self._puzzling += 1
             return []
-        self._lost = 0
+        self._lost = self._puzzling = 0
         self._start_only = False
         self._history.append((self._reference, len(cand.actions)))
         del self._history[:-RETRACT_DEPTH]
@@ -1251,7 +1274,7 @@ class Tracker:
             self._history.append((before, kept + len(cand.actions)))
             self._reference = before
             self._reference = self._new_reference(warped, change, cand.squares)
-            self._lost = 0
+            self._lost = self._puzzling = 0
             self.retracted = undone
             self.withdrawn = tuple(retracted) if undone else ()
             self.corrections += undone > 0

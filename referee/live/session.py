@@ -273,6 +273,13 @@ class Referee:
         # (under the lock)
         self._handle(self.inference.flush())
 
+    def note(self, text: str) -> None:
+        """Tell everyone ``text`` (a ``note`` update): something from outside the rules, a
+        sensor's notice (a camera that cannot explain the board it sees). The game does not
+        change; nothing secret may be in ``text``."""
+        with self._lock:
+            self._emit(Update("note", text, self.game.state))
+
     def private_action(self, text: str) -> Played | None:
         """A choice made off the board (phone, private screen). Returns None if refused."""
         with self._lock:

@@ -298,6 +298,33 @@ def test_watch_camera_stopped_by_sigterm_prints_the_moves_it_held(data: Path,
     assert any(line.startswith("# summary:") for line in lines)
 
 
+def test_watch_camera_says_once_when_no_move_explains_the_board(data: Path,
+                                                                tmp_path: Path) -> None:
+    """Corners that are not the board's (here a quarter turn off: another lattice, as when
+    another board beside it was taken) make every move inexplicable: ``watch`` prints no
+    action and one ``# note:`` line saying what may be wrong and how to put it right, instead
+    of following nothing in silence; with the right corners, the moves and no note."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(8, seed=3)
+    folder = V.write_folder(tmp_path / "stills", V.composite_game(moves, start, seed=3))
+
+    def watch(corners: str) -> list[str]:
+        proc = subprocess.run([EXE, "watch", f"camera://{folder}?corners={corners}&fps=4"],
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        return proc.stdout.splitlines()
+
+    lines = watch("480,0,480,480,0,480,0,0")
+    notes = [line for line in lines if line.startswith("# note:")]
+    assert len(notes) == 1, lines
+    assert "no legal move explains" in notes[0] and "corners=" in notes[0]
+    assert [line for line in lines if not line.startswith("#")] == []
+    lines = watch("0,0,480,0,480,480,0,480")
+    assert not [line for line in lines if line.startswith("# note:")]
+    assert [line for line in lines if not line.startswith("#")] == moves
+
+
 def _fixed_camera_photos(data: Path, seed: int) -> tuple[list[str], list[Any]]:
     """A random 40-ply game, one photo per position from a camera that never moves (the
     boards pieced from the video's real squares, not shifted): the moves and the photos."""

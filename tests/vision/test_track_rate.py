@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from referee.app.vision_track import Tracker
@@ -26,12 +27,25 @@ def frames() -> list[Any]:
     return V.video_frames(VIDEO)
 
 
-def _played(frames: list[Any], order: list[int], fps: float) -> tuple[list[str], Tracker]:
-    """Feed ``frames[order[k]]`` at time k / fps."""
-    tracker = Tracker(parse_corners(V.SCHOLAR_CORNERS))
+def _followed(frames: list[Any], order: list[int], fps: float,
+              corners: str = V.SCHOLAR_CORNERS) -> tuple[list[str], Tracker, list[float]]:
+    """Feed ``frames[order[k]]`` at time k / fps: the moves, the tracker, and the times at
+    which it was puzzled (:attr:`Tracker.puzzled`)."""
+    tracker = Tracker(parse_corners(corners))
+    puzzled = []
     for k, i in enumerate(order):
         tracker.step(frames[i], k / fps)
-    return [p.text for p in tracker.game.played], tracker
+        if tracker.puzzled:
+            puzzled.append(k / fps)
+    return [p.text for p in tracker.game.played], tracker, puzzled
+
+
+def _played(frames: list[Any], order: list[int], fps: float) -> tuple[list[str], Tracker]:
+    """:func:`_followed`; a game the tracker follows never puzzles it (the camera would say
+    it cannot explain the board)."""
+    moves, tracker, puzzled = _followed(frames, order, fps)
+    assert not puzzled, f"puzzled at {puzzled[0]:.1f} s while following {moves}"
+    return moves, tracker
 
 
 @pytest.mark.parametrize("every", [2, 3, 4])
@@ -63,3 +77,60 @@ def test_held_first_frame(frames: list[Any], hold: int) -> None:
     moves, tracker = _played(frames, [0] * hold + list(range(len(frames))), FPS)
     assert moves == V.SCHOLAR_MOVES
     assert tracker.corrections == 0
+
+
+def test_corners_not_the_boards_puzzle_the_camera(frames: list[Any]) -> None:
+    """Corners a quarter turn off (another lattice): no move is explained, and once the
+    settled board has stayed unexplained for PUZZLED_S seconds the tracker is puzzled (the
+    camera sensor then says so, tests/vision/test_camera.py); it was not before."""
+    from referee.app.vision_track import PUZZLED_S
+
+    turned = "[[140,5],[506,10],[507,377],[137,374]]"
+    moves, _, puzzled = _followed(frames, list(range(0, len(frames), 2)), FPS / 2, turned)
+    assert moves == []
+    assert puzzled and puzzled[0] >= PUZZLED_S
+
+
+def test_phone_camera_says_once_that_it_is_puzzled(frames: list[Any]) -> None:
+    """The phone camera with corners a quarter turn off: one notice (the referee's note), and
+    the camera page's line says what may be wrong and to drag the corners; corners put right
+    on the page start the board afresh, and the page's line no longer says it."""
+    import time
+
+    from firmware_bridge.errors import SensorTimeout
+    from firmware_bridge.events import Notice
+    from referee.app.phone import PhoneSensor
+    from referee.rules.game import Game
+
+    h, w = frames[0].shape[:2]
+    turned = ",".join(f"{v:g}" for v in parse_corners(
+        "[[140,5],[506,10],[507,377],[137,374]]").reshape(-1))
+    notices = []
+    now = [0.0]  # the sensor's clock: each frame arrives 0.1 s after the last, as taken
+    with PhoneSensor(f"phone://?corners={turned}", Game("standard"),
+                     clock=lambda: now[0]).open() as sensor:
+        sensor.page_connected(w, h)
+        order = list(range(0, len(frames), 2))
+        deadline = time.monotonic() + 120
+        for k, i in enumerate(order):  # one at a time, as the page sends them
+            now[0] = k / (FPS / 2)
+            assert sensor.offer(frames[i], now[0], sensor.now())
+            while sensor.state().frames < k + 1:
+                assert time.monotonic() < deadline, "the frames were not judged"
+                time.sleep(0.005)
+        assert "drag the four corners" in sensor.state().detail
+        sensor.set_corners((parse_corners(V.SCHOLAR_CORNERS) / np.float32([w, h])).tolist())
+        now[0] = len(order) / (FPS / 2)
+        assert sensor.offer(frames[-1], now[0], sensor.now())
+        while sensor.state().frames < len(order) + 1:
+            assert time.monotonic() < deadline, "the frame was not judged"
+            time.sleep(0.01)
+        assert "no legal move" not in sensor.state().detail
+        while True:
+            try:
+                event = sensor.get(0.05)
+            except SensorTimeout:
+                break
+            if isinstance(event, Notice):
+                notices.append(event.text)
+    assert len(notices) == 1 and "no legal move explains" in notices[0]
