@@ -4,9 +4,13 @@ Everything is calibrated from the image itself (there is no training set):
 
 1. The board is warped top-down (:func:`vision.geometry.warp_board`) and converted to CIE Lab.
 2. For each square we take a central region of interest (ROI) and its median colour.
-3. The *expected empty colour* of light and of dark squares is the median colour of the half of
-   the squares of that colour that look the plainest (lowest texture): on any legal position at
-   least half of the 32 light (or dark) squares are usually empty.
+3. The *expected empty colour* of a light or dark square comes from the half of the squares of
+   that colour that look the plainest (lowest texture): on any legal position at least half of
+   the 32 light (or dark) squares are usually empty. It is their colour *near the square*
+   (:func:`_empty_colours`): a lamp to one side, a window or a webcam's vignetting light one
+   part of a board more than another, and one colour for the whole board made every square
+   of a brighter corner "unlike an empty square" (the shared video: f6, g5, f4, 27 wrong squares
+   in its 7 settled frames, 8 now).
 4. A pixel of a square's ROI "deviates" when its Lab distance from that expected empty colour
    exceeds a threshold scaled by the board's own light/dark contrast. The occupancy score is a
    weighted sum of the share of deviating pixels, the Canny edge density and the lightness
@@ -25,6 +29,7 @@ sensor noise) breaks into edges keeps the fixed ones. Measured held out (docs/vi
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +45,8 @@ THRESHOLD = 1.1  # occupancy score at which a square counts as occupied
 CANNY_LOW, CANNY_RATIO = 40.0, 3.0  # Canny low threshold (grey levels) and high/low ratio
 CANNY_CONTRAST = 0.3  # the low threshold drops to this share of the board contrast, if lower
 CANNY_PLAIN_GAIN = 0.005  # ... unless the plainest squares' edge density grows by more than this
+
+EMPTY_SIGMA = 2.5  # squares: how far the plain squares' colour is taken as the empty look
 
 FloatGrid = np.ndarray[Any, np.dtype[np.float64]]
 IntGrid = np.ndarray[Any, np.dtype[np.int64]]
@@ -64,6 +71,44 @@ class BoardReading:
 def _parity_mask() -> np.ndarray[Any, np.dtype[np.bool_]]:
     r, c = np.indices((8, 8))
     return np.asarray((r + c) % 2 == 1)  # True = dark square (a1 dark)
+
+
+@functools.cache
+def _nearness() -> np.ndarray[Any, np.dtype[np.float64]]:
+    """(64, 64) Gaussian weights of the distance between squares, EMPTY_SIGMA squares wide."""
+    r, c = np.indices((8, 8))
+    pts = np.stack([r.ravel(), c.ravel()], axis=1).astype(np.float64)
+    d2 = ((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)
+    return np.asarray(np.exp(-d2 / (2.0 * EMPTY_SIGMA ** 2)), dtype=np.float64)
+
+
+def _empty_colours(med: FloatGrid, texture: FloatGrid
+                   ) -> tuple[np.ndarray[Any, Any], dict[bool, float], np.ndarray[Any, Any]]:
+    """The expected empty colour (Lab) of every square, the board-wide empty lightness of each
+    square colour (True = dark), and which squares were taken as plain.
+
+    Of each square colour, the plainest half (texture at or below the median) are taken as
+    empty; a square's expected colour is their median colours weighted by nearness
+    (EMPTY_SIGMA squares), so uneven light is followed and a square far from every plain
+    one (an edge rank at the start) takes its nearest plain squares' colour, never an
+    extrapolation. EMPTY_SIGMA was chosen on the photos (2.5, 3 and 4 tied, 1.5 and 2 and
+    a fitted plane worse) and measured held out on the video's frames (docs/vision.md)."""
+    dark = _parity_mask()
+    ref = np.zeros((8, 8, 3))
+    ref_l: dict[bool, float] = {}
+    plain_sq = np.zeros((8, 8), dtype=bool)
+    weights = _nearness()
+    for parity in (False, True):
+        sel = dark == parity
+        tex = texture[sel]
+        plain = tex <= np.median(tex)
+        plain_sq[sel] = plain
+        ref_l[parity] = float(np.median(med[sel][plain], axis=0)[0])
+        source = np.flatnonzero(sel.ravel())[plain]
+        w = weights[:, source]
+        local = (w @ med.reshape(64, 3)[source]) / w.sum(axis=1, keepdims=True)
+        ref[sel] = local.reshape(8, 8, 3)[sel]
+    return ref, ref_l, plain_sq
 
 
 def _rois(lab: np.ndarray[Any, Any], margin: float) -> np.ndarray[Any, Any]:
@@ -128,19 +173,7 @@ def classify_board(warped: np.ndarray[Any, Any]) -> BoardReading:
     flat = rois.reshape(8, 8, -1, 3)
     med = np.median(flat, axis=2)
     texture = flat[..., 0].std(axis=2)
-    dark = _parity_mask()
-
-    ref = np.zeros((8, 8, 3))
-    ref_l = {}
-    plain_sq = np.zeros((8, 8), dtype=bool)
-    for parity in (False, True):
-        sel = dark == parity
-        tex = texture[sel]
-        plain = tex <= np.median(tex)
-        plain_sq[sel] = plain
-        colour = np.median(med[sel][plain], axis=0)
-        ref[sel] = colour
-        ref_l[parity] = float(colour[0])
+    ref, ref_l, plain_sq = _empty_colours(med, texture)
     contrast = max(abs(ref_l[True] - ref_l[False]), 20.0)
     tol = max(10.0, 0.3 * contrast)
 

@@ -476,14 +476,17 @@ def _copy_square(dst: Any, src: Any, index: int) -> None:
     dst[r * s:(r + 1) * s, c * s:(c + 1) * s] = src[r * s:(r + 1) * s, c * s:(c + 1) * s]
 
 
-def _occluded(change: np.ndarray[Any, Any], tau: float,
-              explained: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+def _occluded(change: np.ndarray[Any, Any], tau: float, explained: np.ndarray[Any, Any],
+              put: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """Squares (a1 = 0) that changed beyond what ``explained`` (a candidate's squares) allows
     and cannot be a hand or an arm reaching in from the side of the board: an unexplained square
     counts when it changed more than twice the threshold and more than UNEXPLAINED_SHARE of the
     candidate's weakest square; such squares are forgiven when, connected to each other, they
     reach the board's edge (at most MAX_OCCLUDED of them), since the squares under a hand keep
-    their old look in the reference until the hand has gone."""
+    their old look in the reference until the hand has gone; but not when they touch a square
+    the candidate ``put`` a piece on: that hand may still hold the piece (the shared video's
+    queen, held still over g4 on her way to h5 with the arm over h5, was taken for Qg4 once the
+    classifier read d1 rightly as empty; the move is seen at the next check, the hand gone)."""
     weakest = float(change[explained].min()) if explained.any() else 0.0
     limit = max(2.0 * tau, UNEXPLAINED_SHARE * weakest)
     strong = (change > limit) & ~explained
@@ -492,12 +495,17 @@ def _occluded(change: np.ndarray[Any, Any], tau: float,
     # squares beyond the board (a ring, a second board) are where hands reach in from: only
     # the main board's groups away from its edge can veto
     grid = strong[:64].reshape(8, 8)
+    near = np.zeros((8, 8), dtype=bool)
+    if put is not None:  # the squares a piece was put on, and around them
+        near = cv2.dilate(np.asarray(put[:64]).reshape(8, 8).astype(np.uint8),
+                          np.ones((3, 3), np.uint8)) > 0
     count, labels = cv2.connectedComponents(grid.astype(np.uint8), connectivity=8)
     out = np.zeros((8, 8), dtype=bool)
     for k in range(1, count):
         part = labels == k
         rows, cols = np.nonzero(part)
-        if not (rows.min() == 0 or cols.min() == 0 or rows.max() == 7 or cols.max() == 7):
+        edge = rows.min() == 0 or cols.min() == 0 or rows.max() == 7 or cols.max() == 7
+        if not edge or (part & near).any():
             out |= part
     return np.concatenate([out.reshape(64), np.zeros(len(change) - 64, dtype=bool)])
 
@@ -658,7 +666,7 @@ class Decoder:
         sq = cand.mask
         seen = sq if cand.optional is None else sq | cand.optional
         change_ok = True
-        hand = bool(_occluded(change, tau, seen).any())
+        hand = bool(_occluded(change, tau, seen, sq & (cand.colour != EMPTY)).any())
         if _forgiven(change, tau, seen):  # a hand at the edge: the classifier must agree too
             agreed = agree[np.flatnonzero(sq), cand.colour[sq]]
             hand = hand or bool(np.any(agreed <= 0))
