@@ -31,6 +31,7 @@ from referee.rules.pieces import COLOUR_NAMES
 
 #: How long the demo's hands wait for the board to be quiet before going on (seconds).
 QUIET_S = 0.35
+CATCH_UP_S = 5.0  # longest wait for the referee to judge a turn's last move
 WAIT_MS = 300  # a pause this long in hand steps waits for the referee's answer
 PATTERN_MARKS = {"STEADY": "o", "SLOW_BLINK": "*", "FAST_BLINK": "!", "PULSE": "~"}
 
@@ -207,10 +208,20 @@ def run_demo(variant: str, options: dict[str, Any], seed: int, turns: int, out: 
                                    noise=noise)
             perform(session.sensor.simulator, game, steps, pump)  # type: ignore[attr-defined]
             pump.until_quiet(QUIET_S)
+            _catch_up(pump, game, player.truth)
             _private_choices(player, referee, out)
             if pace:
                 time.sleep(pace)  # only so that a person can follow the demo
     return game
+
+
+def _catch_up(pump: Pump, game: Game, truth: Game) -> None:
+    """Pump until the referee has played as many actions as the hand made (at most
+    CATCH_UP_S): a slow board (the MicroPython firmware on a busy machine) can be quiet for
+    QUIET_S before its last events, and the demo's last move was then never judged."""
+    deadline = time.monotonic() + CATCH_UP_S
+    while len(game.played) < len(truth.played) and time.monotonic() < deadline and pump.step():
+        pass
 
 
 def _say_notes(player: Player, out: TextIO) -> None:

@@ -27,3 +27,15 @@ def test_demo_referees_exactly_what_was_played(variant: str, tmp_path: Path) -> 
     assert "LEDs:" in text and "Display:" in text
     pictures = sorted(p.name for p in tmp_path.iterdir())
     assert "step-001-leds.png" in pictures and "step-001-display.png" in pictures
+
+
+def test_demo_waits_for_a_slow_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board slower than the demo's quiet spell (the MicroPython firmware on a busy machine:
+    its last events came after 0.35 s of quiet, and the demo's last move was never judged)
+    is waited for until the referee has judged every move made. Here the quiet spell is cut
+    to 1 ms, so every turn ends before its events arrive."""
+    import referee.app.demo as demo
+
+    monkeypatch.setattr(demo, "QUIET_S", 0.001)
+    game = run_demo("standard", {}, seed=3, turns=6, out=io.StringIO())
+    assert len(game.played) == 6
