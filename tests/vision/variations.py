@@ -147,6 +147,68 @@ def composite_game(moves: list[str], start: Any, seed: int = 0,
     return out
 
 
+def push_square(img: Any, row: int, col: int, dx: float, dy: float) -> Any:
+    """``img`` (a rectified SIZE board) with the content of square (``row``, ``col``) moved by
+    (``dx``, ``dy``) pixels within the square, its edge repeated: the piece there pushed."""
+    s = SIZE // 8
+    out = img.copy()
+    patch = img[row * s:(row + 1) * s, col * s:(col + 1) * s]
+    m = np.float32([[1, 0, dx], [0, 1, dy]])
+    out[row * s:(row + 1) * s, col * s:(col + 1) * s] = cv2.warpAffine(
+        patch, m, (s, s), borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+def pushed_game(moves: list[str], start: Any, seed: int, *, push: float = 0.5,
+                shift: float = 0.12) -> list[Any]:
+    """One frame per position, pieced like :func:`composite_game` (not shifted), where a move
+    knocks a piece next to where it lands aside (with probability ``push``) by up to ``shift``
+    of a square each way; a knocked piece stays so until it moves."""
+    rng = np.random.default_rng(seed)
+    game = Game("standard")
+    s = SIZE // 8
+
+    def occupied() -> dict[tuple[int, int], str]:
+        rows = game.variant.fen(game.state).split()[0].split("/")
+        out: dict[tuple[int, int], str] = {}
+        for r, row in enumerate(rows):
+            c = 0
+            for ch in row:
+                if ch.isdigit():
+                    c += int(ch)
+                else:
+                    out[(r, c)] = ch
+                    c += 1
+        return out
+
+    def shown(offsets: dict[tuple[int, int], tuple[float, float]]) -> Any:
+        img = compose(game.variant.fen(game.state).split()[0], start)
+        for (r, c), (dx, dy) in offsets.items():
+            img = push_square(img, r, c, dx, dy)
+        return img
+
+    offsets: dict[tuple[int, int], tuple[float, float]] = {}
+    before = occupied()
+    images = [shown(offsets)]
+    for move in moves:
+        game.play(move)
+        now = occupied()
+        offsets = {sq: o for sq, o in offsets.items() if before.get(sq) == now.get(sq)}
+        landed = [sq for sq in now if before.get(sq) != now[sq]]
+        if landed and rng.random() < push:
+            r, c = landed[0]
+            near = [(r + i, c + j) for i in (-1, 0, 1) for j in (-1, 0, 1)
+                    if (i or j) and before.get((r + i, c + j)) == now.get((r + i, c + j))
+                    and (r + i, c + j) in now]
+            if near:
+                sq = near[int(rng.integers(len(near)))]
+                offsets[sq] = (float(rng.uniform(-shift, shift) * s),
+                               float(rng.uniform(-shift, shift) * s))
+        before = now
+        images.append(shown(offsets))
+    return images
+
+
 def perturb(img: Any, kind: str, rng: np.random.Generator) -> Any:
     """``img`` darkened, brightened, JPEG-recompressed, noisy, or with a hand over it."""
     if kind == "dark":
