@@ -92,7 +92,12 @@ CHANGE_FLOOR = 6.0    # the change threshold is at least this (Lab units) ...
 NOISE_MADS = 5.0      # ... and at least the median + this many MADs of the change map
 MAX_CHANGED = 12      # more changed squares than this: a hand or an arm is on the board
 REBASE_CHANGED = 8    # before the first move, more unexplained changed squares than this on
-#                       a settled board showing the start: a new start picture
+#                       a settled board showing the start: a new start picture; on one that
+#                       does not, the first moves read by the classifier alone (_first_moves):
+FIRST_DOUBT = 1       # ... squares whose emptiness it may surely read otherwise (a move
+#                       beyond the candidate's, its squares taken as the reference, is lost)
+FIRST_SURE = 0.5      # ... "surely": this far from the occupancy threshold (agreement units)
+FIRST_LEAD = 2.0      # ... and its lead over the next board (agreement, -1 to 1 a square)
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
 MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
 CLASSIFIER_WEIGHT = 0.6  # weight of the classifier's opinion on a candidate's squares
@@ -895,6 +900,36 @@ class Tracker:
         self.rebased += 1
         return True
 
+    def _first_moves(self, agree: np.ndarray[Any, Any]) -> Candidate | None:
+        """Before the first move, when the start picture cannot be compared with (a settled
+        board changed on more squares than a move and its reply could, and it is not the
+        start): the candidate (up to MAX_SEQUENCE actions) whose board the classifier reads
+        on every square but FIRST_DOUBT (its emptiness surely read otherwise; a piece's colour
+        may be misread), clearly better (FIRST_LEAD) than any other board and than the start.
+        Why: a camera still adjusting its exposure when the start was taken (or a hand coming
+        in), and players quick to move, left no settled start to take again: the video at
+        1.5 or 2 times its speed, 10 frames a second, gave no move at all."""
+        occ = np.asarray(self.decoder.occupancy(), dtype=np.int64)
+        rows = np.arange(64)
+        seen = -agree[:64, EMPTY]  # -1 surely empty .. 1 surely occupied
+        differ = (occ[:64] != EMPTY) != (seen > 0)
+        touching = frozenset(int(i) for i in np.flatnonzero(differ & (np.abs(seen) >= FIRST_SURE)))
+        deeper = self.decoder._enumerate(MAX_SEQUENCE, touching) if touching else []
+        boards = [(None, occ)] + [(c, c.colour) for c in self.decoder.candidates() + deeper]
+        scored = []
+        for cand, colour in boards:
+            said = agree[rows, colour[:64]]
+            # squares whose emptiness the classifier surely reads otherwise (a piece's colour
+            # misread is no such doubt: light wooden pieces read dark on brown squares)
+            sure = (colour[:64] != EMPTY) != (seen > 0)
+            doubts = int(np.sum(sure & (np.abs(seen) >= FIRST_SURE)))
+            scored.append((float(said.sum()), doubts, cand))
+        scored.sort(key=lambda x: -x[0])
+        (best, doubts, cand), runner = scored[0], scored[1][0]
+        if cand is None or doubts > FIRST_DOUBT or best - runner < FIRST_LEAD:
+            return None
+        return cand
+
     def _heal(self, warped: Any, change: np.ndarray[Any, Any] | None = None) -> None:
         """Adopt the new look of squares kept back by :meth:`_new_reference` once it has
         stayed the same across two checks (a nudged piece, not a passing hand), unless it
@@ -1291,6 +1326,17 @@ class Tracker:
         if (cand is None and self._start_only and decision.changed > REBASE_CHANGED
                 and self._rebase(warped)):
             return []
+        if cand is None and self._start_only and decision.changed > REBASE_CHANGED:
+            first = self._first_moves(agree)
+            if first is not None:  # the start picture was spoilt: this frame is the reference
+                self._start_only = False
+                self._lost = self._puzzling = 0
+                self._history.append((self._reference, len(first.actions)))
+                self._reference, self._last_check, self._dirty = warped, warped, set()
+                self._refresh_stabiliser()
+                self.rebased += 1
+                return [Recognised(text, self.frames - 1, 0.0)
+                        for text in self.decoder.accept(first)]
         if cand is None:
             self._heal(warped, change)
             self.ignored += 1  # a hand, or a change no legal move explains

@@ -83,10 +83,13 @@ def test_handheld_phone_like(frames: list[Any], seed: int) -> None:
 
 
 def test_without_stabilisation_the_moves_are_lost(frames: list[Any]) -> None:
+    """Without stabilisation the game is lost. The first moves may still be read by the
+    classifier alone when no start picture can be compared with (``_first_moves``: 4 of 7,
+    before it none); they are the game's, never others."""
     shaken, truth = V.handheld(frames, 1)
     moves, _, worst = _follow(shaken, truth, stabilise=False)
     assert worst > 30.0
-    assert moves != V.SCHOLAR_MOVES and len(moves) <= 2  # measured: none
+    assert moves != V.SCHOLAR_MOVES and moves == V.SCHOLAR_MOVES[:len(moves)]
 
 
 def test_bumped_while_handheld_is_found_again(frames: list[Any]) -> None:
