@@ -97,6 +97,7 @@ REBASE_CHANGED = 8    # before the first move, more unexplained changed squares 
 FIRST_DOUBT = 1       # ... squares whose emptiness it may surely read otherwise (a move
 #                       beyond the candidate's, its squares taken as the reference, is lost)
 FIRST_SURE = 0.5      # ... "surely": this far from the occupancy threshold (agreement units)
+FIRST_DEPTH = 4       # ... and the longest sequence tried (each action on such a square)
 FIRST_LEAD = 2.0      # ... and its lead over the next board (agreement, -1 to 1 a square)
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
 MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
@@ -903,7 +904,7 @@ class Tracker:
     def _first_moves(self, agree: np.ndarray[Any, Any]) -> Candidate | None:
         """Before the first move, when the start picture cannot be compared with (a settled
         board changed on more squares than a move and its reply could, and it is not the
-        start): the candidate (up to MAX_SEQUENCE actions) whose board the classifier reads
+        start): the candidate (up to FIRST_DEPTH actions) whose board the classifier reads
         on every square but FIRST_DOUBT (its emptiness surely read otherwise; a piece's colour
         may be misread), clearly better (FIRST_LEAD) than any other board and than the start.
         Why: a camera still adjusting its exposure when the start was taken (or a hand coming
@@ -914,7 +915,10 @@ class Tracker:
         seen = -agree[:64, EMPTY]  # -1 surely empty .. 1 surely occupied
         differ = (occ[:64] != EMPTY) != (seen > 0)
         touching = frozenset(int(i) for i in np.flatnonzero(differ & (np.abs(seen) >= FIRST_SURE)))
-        deeper = self.decoder._enumerate(MAX_SEQUENCE, touching) if touching else []
+        if len(touching) > 2 * FIRST_DEPTH + FIRST_DOUBT:
+            return None  # more than the longest sequence could explain (corners gone wrong)
+        deeper = [c for depth in range(MAX_SEQUENCE, FIRST_DEPTH + 1)
+                  for c in self.decoder._enumerate(depth, touching)] if touching else []
         boards = [(None, occ)] + [(c, c.colour) for c in self.decoder.candidates() + deeper]
         scored = []
         for cand, colour in boards:
