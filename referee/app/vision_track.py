@@ -98,6 +98,8 @@ FIRST_DOUBT = 1       # ... squares whose emptiness it may surely read otherwise
 #                       beyond the candidate's, its squares taken as the reference, is lost)
 FIRST_SURE = 0.5      # ... "surely": this far from the occupancy threshold (agreement units)
 FIRST_DEPTH = 4       # ... and the longest sequence tried (each action on such a square)
+READ_LOST = 2         # later, steady settled checks in a row that no sequence explained
+#                       before the board is read so (the camera covered or frozen for moves)
 FIRST_LEAD = 2.0      # ... and its lead over the next board (agreement, -1 to 1 a square)
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
 MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
@@ -902,14 +904,17 @@ class Tracker:
         return True
 
     def _first_moves(self, agree: np.ndarray[Any, Any]) -> Candidate | None:
-        """Before the first move, when the start picture cannot be compared with (a settled
-        board changed on more squares than a move and its reply could, and it is not the
-        start): the candidate (up to FIRST_DEPTH actions) whose board the classifier reads
+        """The board read by the classifier alone, when no picture can be compared with: before
+        the first move when the start picture cannot be (a settled board changed on more
+        squares than a move and its reply could, and it is not the start), and later once
+        READ_LOST steady checks found no sequence (the camera covered or frozen while moves
+        were made). The candidate (up to FIRST_DEPTH actions) whose board the classifier reads
         on every square but FIRST_DOUBT (its emptiness surely read otherwise; a piece's colour
         may be misread), clearly better (FIRST_LEAD) than any other board and than the start.
         Why: a camera still adjusting its exposure when the start was taken (or a hand coming
         in), and players quick to move, left no settled start to take again: the video at
-        1.5 or 2 times its speed, 10 frames a second, gave no move at all."""
+        1.5 or 2 times its speed, 10 frames a second, gave no move at all; the camera covered
+        for four moves saw none after them."""
         occ = np.asarray(self.decoder.occupancy(), dtype=np.int64)
         rows = np.arange(64)
         seen = -agree[:64, EMPTY]  # -1 surely empty .. 1 surely occupied
@@ -929,7 +934,8 @@ class Tracker:
             doubts = int(np.sum(sure & (np.abs(seen) >= FIRST_SURE)))
             scored.append((float(said.sum()), doubts, cand))
         scored.sort(key=lambda x: -x[0])
-        (best, doubts, cand), runner = scored[0], scored[1][0]
+        (best, doubts, cand) = scored[0]
+        runner = scored[1][0] if len(scored) > 1 else -np.inf  # (a game over: no candidate)
         if cand is None or doubts > FIRST_DOUBT or best - runner < FIRST_LEAD:
             return None
         return cand
@@ -1330,7 +1336,8 @@ class Tracker:
         if (cand is None and self._start_only and decision.changed > REBASE_CHANGED
                 and self._rebase(warped)):
             return []
-        if cand is None and self._start_only and decision.changed > REBASE_CHANGED:
+        if cand is None and ((self._start_only and decision.changed > REBASE_CHANGED)
+                             or (deep and self._lost >= READ_LOST)):
             first = self._first_moves(agree)
             if first is not None:  # the start picture was spoilt: this frame is the reference
                 self._start_only = False
