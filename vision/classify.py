@@ -79,7 +79,9 @@ def _nearness() -> np.ndarray[Any, np.dtype[np.float64]]:
     r, c = np.indices((8, 8))
     pts = np.stack([r.ravel(), c.ravel()], axis=1).astype(np.float64)
     d2 = ((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2)
-    return np.asarray(np.exp(-d2 / (2.0 * EMPTY_SIGMA ** 2)), dtype=np.float64)
+    weights = np.asarray(np.exp(-d2 / (2.0 * EMPTY_SIGMA ** 2)), dtype=np.float64)
+    weights.setflags(write=False)  # computed once, shared: nobody may change it
+    return weights
 
 
 def _empty_colours(med: FloatGrid, texture: FloatGrid

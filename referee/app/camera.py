@@ -39,7 +39,7 @@ When the settled board has differed for a while in a way no legal move explains
 (:attr:`~referee.app.vision_track.Tracker.puzzled`), the camera says so once with a
 :class:`~firmware_bridge.events.Notice` (watch's ``# note:`` line, the arbiter's log, the
 camera page) instead of following nothing in silence: a hand resting on the board, pieces not
-where the game has them, or corners that are not the board's (another board beside it).
+where the game has them, or corners that are not the board's (turned, or another lattice).
 
 The camera sees only what is done on the board. Its copy of the game follows the referee's
 (:meth:`CameraSensor.follow`): a die roll, an assignment, a pass made elsewhere (pages, buttons,
