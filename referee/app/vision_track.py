@@ -99,8 +99,6 @@ FIRST_DOUBT = 1       # ... squares whose emptiness it may surely read otherwise
 FIRST_SURE = 0.5      # ... "surely": this far from the occupancy threshold (agreement units)
 FIRST_DEPTH = 4       # ... the longest sequence tried (each action on such a square) ...
 FIRST_LEAD = 2.0      # ... and its lead over the next board (agreement, -1 to 1 a square)
-READ_LOST = 2         # later, steady settled checks in a row that no sequence explained
-#                       before the board is read so (the camera covered or frozen for moves)
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
 MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
 CLASSIFIER_WEIGHT = 0.6  # weight of the classifier's opinion on a candidate's squares
@@ -910,15 +908,15 @@ class Tracker:
     def _first_moves(self, agree: np.ndarray[Any, Any]) -> Candidate | None:
         """The board read by the classifier alone, when no picture can be compared with: before
         the first move when the start picture cannot be (a settled board changed on more
-        squares than a move and its reply could, and it is not the start), and later once
-        READ_LOST steady checks found no sequence (the camera covered or frozen while moves
-        were made). The candidate (up to FIRST_DEPTH actions) whose board the classifier reads
-        on every square but FIRST_DOUBT (its emptiness surely read otherwise; a piece's colour
-        may be misread), clearly better (FIRST_LEAD) than any other board and than the start.
+        squares than a move and its reply could, and it is not the start). The candidate (up
+        to FIRST_DEPTH actions) whose board the classifier reads on every square but
+        FIRST_DOUBT (its emptiness surely read otherwise; a piece's colour may be misread),
+        clearly better (FIRST_LEAD) than any other board and than the start.
         Why: a camera still adjusting its exposure when the start was taken (or a hand coming
         in), and players quick to move, left no settled start to take again: the video at
-        1.5 or 2 times its speed, 10 frames a second, gave no move at all; the camera covered
-        for four moves saw none after them."""
+        1.5 or 2 times its speed, 10 frames a second, gave no move at all. Not later in the
+        game: tried after two steady checks without a sequence (the camera covered for moves),
+        the live stream on a starved machine lost moves or took a wrong one."""
         occ = np.asarray(self.decoder.occupancy(), dtype=np.int64)
         rows = np.arange(64)
         seen = -agree[:64, EMPTY]  # -1 surely empty .. 1 surely occupied
@@ -1340,8 +1338,7 @@ class Tracker:
         if (cand is None and self._start_only and decision.changed > REBASE_CHANGED
                 and self._rebase(warped)):
             return []
-        if cand is None and ((self._start_only and decision.changed > REBASE_CHANGED)
-                             or (deep and self._lost >= READ_LOST)):
+        if cand is None and self._start_only and decision.changed > REBASE_CHANGED:
             first = self._first_moves(agree)
             if first is not None:  # the start picture was spoilt: this frame is the reference
                 self._start_only = False

@@ -83,17 +83,6 @@ def test_quicker_players(frames: list[Any], speed: float, fps: float) -> None:
     assert moves == V.SCHOLAR_MOVES
 
 
-def test_camera_covered_for_four_moves(frames: list[Any]) -> None:
-    """Something in front of the camera (the picture almost black) from frame 70 to 200,
-    while 2. Qh5 Nc6 3. Bc4 Nf6 are played: the board seen again is more than the 3 actions
-    a picture is compared for, and no move was seen after 2. Qh5; the board is now read by
-    the classifier alone once two steady checks found no sequence (``READ_LOST``)."""
-    covered = [(f * 0.15).astype(np.uint8) if 70 <= i < 200 else f
-               for i, f in enumerate(frames)]
-    moves, _ = _played(covered, list(range(len(covered))), FPS)
-    assert moves == V.SCHOLAR_MOVES
-
-
 @pytest.mark.parametrize("hold", [15, 40])
 def test_held_first_frame(frames: list[Any], hold: int) -> None:
     """The first frame (the camera still adjusting its exposure) held for 0.75 s or 2 s
