@@ -277,14 +277,22 @@ def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]
     """64 values (a1 = 0): how much each square's central region changed from ``before`` to
     ``after`` (warped boards), in Lab units, brightness matched, best over small shifts, less the
     median over the board."""
+    return _change(before, after)[0]
+
+
+def _change(before: Any, after: Any) -> tuple[np.ndarray[Any, np.dtype[np.float64]],
+                                              np.ndarray[Any, Any], np.ndarray[Any, Any], float]:
+    """:func:`change_map`, with the two main boards as compared (:func:`_compared`) and the
+    median square's distance, for :func:`pushed` to look further into without doing it again."""
     a, b = _compared(before, after)
     best = _square_diffs(a, b)
     median = float(np.median(best))
     grid = np.maximum(best - median, 0.0)
     main = np.asarray(_to_index_order(grid), dtype=np.float64)
     if before.shape[0] == before.shape[1]:
-        return main
-    return np.concatenate([main, _extra_change(before, after, _lab_small(after), a, median)])
+        return main, a, b, median
+    extra = _extra_change(before, after, _lab_small(after), a, median)
+    return np.concatenate([main, extra]), a, b, median
 
 
 def _compared(before: Any, after: Any) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -325,14 +333,17 @@ def pushed(before: Any, after: Any, change: np.ndarray[Any, Any], tau: float,
     down a little off its square, or its neighbour knocked aside by 10 % of a square, then
     kept a move from being seen: photo games where every move knocked a neighbour by up to
     15 % of a square were lost after 0 to 20 moves, 5 of 5 (tests/vision/test_pushed.py)."""
-    out = np.zeros(len(change), dtype=bool)
-    todo = [i for i in range(64) if change[i] > tau and occupied[i]]
-    if not todo:
-        return out
     a, b = _compared(before, after)
-    median = float(np.median(_square_diffs(a, b)))
-    for i in todo:
-        row, col = 7 - i // 8, i % 8
+    return _pushed(a, b, float(np.median(_square_diffs(a, b))), change, tau, occupied)
+
+
+def _pushed(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], median: float,
+            change: np.ndarray[Any, Any], tau: float,
+            occupied: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """:func:`pushed` on the boards as :func:`change_map` compared them (:func:`_change`)."""
+    out = np.zeros(len(change), dtype=bool)
+    for i in np.flatnonzero((change[:64] > tau) & occupied[:64]):
+        row, col = 7 - int(i) // 8, int(i) % 8
         # both ways: an empty square's old look is found beside a piece put down off-centre
         best = max(_found_near(a, b, row, col), _found_near(b, a, row, col))
         # the push explains most of the change, and what is left is not much over the noise
@@ -920,21 +931,21 @@ class Tracker:
         occ = np.asarray(self.decoder.occupancy(), dtype=np.int64)
         rows = np.arange(64)
         seen = -agree[:64, EMPTY]  # -1 surely empty .. 1 surely occupied
-        differ = (occ[:64] != EMPTY) != (seen > 0)
-        touching = frozenset(int(i) for i in np.flatnonzero(differ & (np.abs(seen) >= FIRST_SURE)))
+        certain = np.abs(seen) >= FIRST_SURE
+
+        def doubted(colour: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+            # squares whose emptiness the classifier surely reads otherwise (a piece's colour
+            # misread is no such doubt: light wooden pieces read dark on brown squares)
+            return np.asarray(((colour[:64] != EMPTY) != (seen > 0)) & certain)
+
+        touching = frozenset(int(i) for i in np.flatnonzero(doubted(occ)))
         if len(touching) > 2 * FIRST_DEPTH + FIRST_DOUBT:
             return None  # more than the longest sequence could explain (corners gone wrong)
         deeper = [c for depth in range(MAX_SEQUENCE, FIRST_DEPTH + 1)
                   for c in self.decoder.sequences(depth, touching)] if touching else []
         boards = [(None, occ)] + [(c, c.colour) for c in self.decoder.candidates() + deeper]
-        scored = []
-        for cand, colour in boards:
-            said = agree[rows, colour[:64]]
-            # squares whose emptiness the classifier surely reads otherwise (a piece's colour
-            # misread is no such doubt: light wooden pieces read dark on brown squares)
-            sure = (colour[:64] != EMPTY) != (seen > 0)
-            doubts = int(np.sum(sure & (np.abs(seen) >= FIRST_SURE)))
-            scored.append((float(said.sum()), doubts, cand))
+        scored = [(float(agree[rows, colour[:64]].sum()), int(doubted(colour).sum()), cand)
+                  for cand, colour in boards]
         scored.sort(key=lambda x: -x[0])
         (best, doubts, cand) = scored[0]
         runner = scored[1][0] if len(scored) > 1 else -np.inf  # (a game over: no candidate)
@@ -1299,8 +1310,8 @@ class Tracker:
         """The change from ``before`` to ``warped`` (:func:`change_map`), the squares whose
         piece was only pushed within its square (:func:`pushed`) counted as unchanged: they
         explain nothing and veto nothing, and a new reference takes their new look."""
-        change = change_map(before, warped)
-        moved = pushed(before, warped, change, threshold(change), agree[:, EMPTY] < 0)
+        change, a, b, median = _change(before, warped)
+        moved = _pushed(a, b, median, change, threshold(change), agree[:, EMPTY] < 0)
         return np.where(moved, 0.0, change) if moved.any() else change
 
     def _explained(self, warped: Any) -> bool:
