@@ -1346,20 +1346,12 @@ class Tracker:
             retraction = self._retract(warped, agree)
             if retraction is not None:
                 return retraction
-        if (cand is None and self._start_only and decision.changed > REBASE_CHANGED
-                and self._rebase(warped)):
-            return []
+        read = False  # the board read by the classifier alone (_first_moves)
         if cand is None and self._start_only and decision.changed > REBASE_CHANGED:
-            first = self._first_moves(agree)
-            if first is not None:  # the start picture was spoilt: this frame is the reference
-                self._start_only = False
-                self._lost = self._puzzling = 0
-                self._history.append((self._reference, len(first.actions)))
-                self._reference, self._last_check, self._dirty = warped, warped, set()
-                self._refresh_stabiliser()
-                self.rebased += 1
-                return [Recognised(text, self.frames - 1, 0.0)
-                        for text in self.decoder.accept(first)]
+            if self._rebase(warped):
+                return []
+            cand = self._first_moves(agree)
+            read = cand is not None
         if cand is None:
             self._heal(warped, change)
             self.ignored += 1  # a hand, or a change no legal move explains
@@ -1374,7 +1366,11 @@ class Tracker:
         self._start_only = False
         self._history.append((self._reference, len(cand.actions)))
         del self._history[:-RETRACT_DEPTH]
-        if cand.attempt:  # the pieces go back: the picture before it stays the reference
+        if read:  # the start picture was spoilt: this frame is the reference, whole
+            self._reference, self._last_check, self._dirty = warped, warped, set()
+            self._refresh_stabiliser()
+            self.rebased += 1
+        elif cand.attempt:  # the pieces go back: the picture before it stays the reference
             self._attempt_shown = True
         else:
             self._attempt_shown = False
