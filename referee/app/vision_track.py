@@ -332,7 +332,7 @@ def pushed(before: Any, after: Any, change: np.ndarray[Any, Any], tau: float,
     Why: a square that changed and that no move explains vetoes every candidate. A piece put
     down a little off its square, or its neighbour knocked aside by 10 % of a square, then
     kept a move from being seen: photo games where every move knocked a neighbour by up to
-    15 % of a square were lost after 0 to 20 moves, 5 of 5 (tests/vision/test_pushed.py)."""
+    15 % of a square were lost after 1 to 20 moves, 5 of 5 (tests/vision/test_pushed.py)."""
     a, b = _compared(before, after)
     return _pushed(a, b, float(np.median(_square_diffs(a, b))), change, tau, occupied)
 

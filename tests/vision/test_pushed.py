@@ -4,7 +4,7 @@ Why: a square that changed and that no legal move explains vetoes every candidat
 knock the pieces next to the one they put down, and put pieces down off-centre; the square
 then looks changed. In photo games (one frame per position, pieced from the real video's
 squares) where every move knocked a neighbour aside by up to 15 % of a square, the tracker
-lost the game after 0 to 20 moves in each of 5 games; now it follows them. A piece that came
+lost the game after 1 to 20 moves in each of 5 games; now it follows them. A piece that came
 from the next square, or a square a piece left, is never taken for a push."""
 
 from __future__ import annotations

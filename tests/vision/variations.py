@@ -22,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from referee.app.vision_track import pieces_of
 from referee.rules.game import Game
 from vision.geometry import parse_corners
 from vision.sources import open_source
@@ -168,18 +169,9 @@ def pushed_game(moves: list[str], start: Any, seed: int, *, push: float = 0.5,
     game = Game("standard")
     s = SIZE // 8
 
-    def occupied() -> dict[tuple[int, int], str]:
-        rows = game.variant.fen(game.state).split()[0].split("/")
-        out: dict[tuple[int, int], str] = {}
-        for r, row in enumerate(rows):
-            c = 0
-            for ch in row:
-                if ch.isdigit():
-                    c += int(ch)
-                else:
-                    out[(r, c)] = ch
-                    c += 1
-        return out
+    def occupied() -> dict[tuple[int, int], int]:  # (row, column) -> piece code
+        return {(7 - i // 8, i % 8): code for i, code in enumerate(pieces_of(game.state))
+                if code}
 
     def shown(offsets: dict[tuple[int, int], tuple[float, float]]) -> Any:
         img = compose(game.variant.fen(game.state).split()[0], start)
