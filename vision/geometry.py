@@ -19,6 +19,7 @@ from vision.errors import CornersError
 SQUARE = 50  # pixels per square in the warped board
 MAX_PIXEL = 1e6  # no camera has corners a million pixels away
 BOARD = 8 * SQUARE
+UNSEEN_INNER = 0.25  # a square is seen when the picture shows it from this far in from its edges
 
 Corners = np.ndarray[Any, np.dtype[np.float32]]
 
@@ -90,6 +91,30 @@ def warp_board(image: np.ndarray[Any, Any], corners: Corners, size: int = BOARD)
     """Warp ``image`` so that the board fills a ``size`` x ``size`` square (a8 top-left)."""
     h = homography(corners, size)
     return cv2.warpPerspective(image, h, (size, size), flags=cv2.INTER_AREA)
+
+
+def unseen_squares(corners: Corners, shape: tuple[int, ...]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """8x8 (row 0 = rank 8): the squares of the board at ``corners`` whose central half (the
+    part a piece stands on and the classifier reads, UNSEEN_INNER from each edge) a picture
+    of ``shape`` (height, width, ...) does not show whole: a photo framed so tightly that an
+    edge of the board is cut off. Their warped pixels are the warp's black border, not the
+    board. A board whose corners are the picture's own (a rectified frame) is seen whole."""
+    to_image = np.linalg.inv(homography(corners))
+    rows, cols = np.indices((8, 8))
+    offsets = [(UNSEEN_INNER, UNSEEN_INNER), (1 - UNSEEN_INNER, UNSEEN_INNER),
+               (UNSEEN_INNER, 1 - UNSEEN_INNER), (1 - UNSEEN_INNER, 1 - UNSEEN_INNER)]
+    seen = np.ones((8, 8), dtype=bool)
+    h, width = shape[:2]
+    for dx, dy in offsets:
+        pts = np.stack([(cols + dx).ravel(), (rows + dy).ravel(), np.full(64, 1.0 / SQUARE)],
+                       axis=1) * SQUARE
+        points = pts @ to_image.T
+        w = points[:, 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x, y = points[:, 0] / w, points[:, 1] / w
+        inside = (w > 0) & (x >= -0.5) & (x <= width - 0.5) & (y >= -0.5) & (y <= h - 0.5)
+        seen &= inside.reshape(8, 8)
+    return np.asarray(~seen)
 
 
 def grid_to_index(row: int, col: int) -> int:

@@ -68,7 +68,16 @@ from referee.rules.game import Game
 from referee.rules.state import State
 from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, BoardReading, classify_board
 from vision.errors import UnsupportedVariantError
-from vision.geometry import SQUARE, Corners, homography, outline, painted, warp_board
+from vision.geometry import (
+    SQUARE,
+    Corners,
+    homography,
+    outline,
+    painted,
+    rotate_corners,
+    unseen_squares,
+    warp_board,
+)
 from vision.sources import Frame
 from vision.stabilise import Stabiliser, scene_motion
 
@@ -466,8 +475,6 @@ def orient_to_position(frame: Frame, corners: Corners, game: Game) -> Corners:
     classifier finds closer to the game's current position (the start position, or wherever
     the referee's game stands): which side is White, read from the pieces the game says are
     there rather than guessed from one photo. Unchanged on a tie (an empty board)."""
-    from vision.geometry import rotate_corners
-
     expected = np.asarray(occupancy_of(game.state, board_index(game.variant)))
     if not expected.any():
         return corners
@@ -820,6 +827,7 @@ class Tracker:
         self.ignored = 0
         self.still_since = 0   # frame number where the current still period began
         self._reference: Any = None
+        self._unseen: frozenset[int] = frozenset()  # squares (a1 = 0) the last frame cut off
         self._last_check: Any = None
         self._dirty: set[int] = set()
         self._previous: Any = None
@@ -1106,8 +1114,29 @@ class Tracker:
 
     def warp(self, frame: Frame) -> Any:
         """The frame's board, warped top-down (a8 top-left), with the squares the camera sees
-        beyond it below (:meth:`~referee.app.vision_view.CameraView.compose`)."""
-        return self.view.compose(frame, self.corners, self.others)
+        beyond it below (:meth:`~referee.app.vision_view.CameraView.compose`).
+
+        Squares of the board that the picture cuts off (a photo framed too tight, a camera
+        turned until an edge leaves the picture) are shown as the reference picture has
+        them: unseen, not changed. Their warp is the black beyond the picture, and a move
+        was once read out of it when the square was seen again (a bishop "taking" on a1)."""
+        return self._covered(frame, self.view.compose(frame, self.corners, self.others))
+
+    def _covered(self, frame: Frame, warped: Any) -> Any:
+        """``warped`` (the frame warped with the current corners) with the board's squares
+        that the frame cuts off taken from the reference picture (:meth:`warp`)."""
+        reference = self._reference
+        self._unseen = frozenset()
+        if reference is None or reference.shape != warped.shape:
+            return warped
+        cut = [(int(r), int(c)) for r, c in
+               zip(*np.nonzero(unseen_squares(self.corners, frame.shape)), strict=True)]
+        self._unseen = frozenset((7 - r) * 8 + c for r, c in cut)
+        s = SQUARE
+        for r, c in cut:
+            warped[r * s:(r + 1) * s, c * s:(c + 1) * s] = \
+                reference[r * s:(r + 1) * s, c * s:(c + 1) * s]
+        return warped
 
     def step(self, frame: Frame, t: float | None = None) -> list[Recognised]:
         """Process one frame taken at time ``t`` (seconds, any origin, increasing: a video's
@@ -1130,7 +1159,7 @@ class Tracker:
                 self._lost_retry = now
         warped = self.warp(frame)
         if self.relocate and self._alignment is not None and (lost or self._settling(t)):
-            warped = self._refind(frame, warped, lost=lost)
+            warped = self._covered(frame, self._refind(frame, warped, lost=lost))
         return self.step_warped(warped, t, self.stills and self._same_picture(frame))
 
     def _same_picture(self, frame: Frame) -> bool:
@@ -1180,7 +1209,7 @@ class Tracker:
                 corners = locate_board(picture, previous=self.corners)
             except BoardNotFoundError:
                 continue
-            corners, again = self._nearest_window(frame, corners)
+            corners, again = self._nearest_window(frame, corners, turns=True)
             corners = _register(self._reference, again, corners)
             again = self.view.compose(frame, corners, _carried(self.others, self.corners,
                                                                corners))
@@ -1237,24 +1266,30 @@ class Tracker:
         self.others = _carried(self.others, self.corners, corners)
         self.corners = corners
 
-    def _nearest_window(self, frame: Frame, corners: Corners) -> tuple[Corners, Any]:
+    def _nearest_window(self, frame: Frame, corners: Corners, *, turns: bool = False
+                        ) -> tuple[Corners, Any]:
         """Of the 8x8 windows of the re-found lattice shifted by up to one square each way
         (a crowded board can be placed one square off), the one whose warp looks most like
-        the reference picture (least median change), with that warp."""
+        the reference picture (least median change), with that warp. ``turns``: each window
+        in its four labellings too: a board found again on its own (not carried by a known
+        motion) is labelled nearest the old corners in the picture, which is a quarter turn
+        off once the camera turned by 45 degrees or more between two photos."""
         board = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
         h = cv2.getPerspectiveTransform(board, np.asarray(corners, dtype=np.float32))
+        ref = _lab_small(self._reference)
         best: tuple[float, Corners, Any] | None = None
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 moved = (board + np.array([dx, dy], dtype=np.float32)).reshape(-1, 1, 2)
                 shifted = np.asarray(cv2.perspectiveTransform(moved, h).reshape(4, 2),
                                      dtype=np.float32)
-                again = warp_board(frame, shifted)
-                ref = _lab_small(self._reference)
-                diff = _match_light(_lab_small(again), ref) - ref
-                cost = float(np.median(np.sqrt(np.einsum("ijc,ijc->ij", diff, diff))))
-                if best is None or cost < best[0]:
-                    best = (cost, shifted, again)
+                for turn in range(4 if turns else 1):
+                    labelled = rotate_corners(shifted, turn)
+                    again = warp_board(frame, labelled)
+                    diff = _match_light(_lab_small(again), ref) - ref
+                    cost = float(np.median(np.sqrt(np.einsum("ijc,ijc->ij", diff, diff))))
+                    if best is None or cost < best[0]:
+                        best = (cost, labelled, again)
         assert best is not None
         return best[1], best[2]
 
@@ -1314,6 +1349,12 @@ class Tracker:
         moved = _pushed(a, b, median, change, threshold(change), agree[:, EMPTY] < 0)
         return np.where(moved, 0.0, change) if moved.any() else change
 
+    def _puzzle(self) -> None:
+        """One more settled check that the board changed and no move was taken."""
+        if self._puzzling == 0:
+            self._puzzling_since = self._time if self._time is not None else 0.0
+        self._puzzling += 1
+
     def _explained(self, warped: Any) -> bool:
         """Whether a legal move (or a short sequence) explains how ``warped`` differs from the
         reference picture, or nothing changed: without accepting anything."""
@@ -1352,15 +1393,18 @@ class Tracker:
                 return []
             cand = self._first_moves(agree)
             read = cand is not None
+        if cand is not None and not read and cand.squares & self._unseen:
+            # the move needs a square the picture cut off: which move it was (a rook's
+            # capture on a4, a3 or a2, with only a6 seen) waits for a picture showing it
+            self._puzzle()
+            return []
         if cand is None:
             self._heal(warped, change)
             self.ignored += 1  # a hand, or a change no legal move explains
             if decision.changed and decision.changed <= MAX_CHANGED:
                 self._lost += 1
             if decision.changed:
-                if self._puzzling == 0:
-                    self._puzzling_since = self._time if self._time is not None else 0.0
-                self._puzzling += 1
+                self._puzzle()
             return []
         self._lost = self._puzzling = 0
         self._start_only = False
