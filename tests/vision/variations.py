@@ -201,8 +201,12 @@ def pushed_game(moves: list[str], start: Any, seed: int, *, push: float = 0.5,
     return images
 
 
+BALANCE = 0.15  # "balance": each colour channel's gain within 1 +- this
+
+
 def perturb(img: Any, kind: str, rng: np.random.Generator) -> Any:
-    """``img`` darkened, brightened, JPEG-recompressed, noisy, or with a hand over it."""
+    """``img`` darkened, brightened, rebalanced, JPEG-recompressed, noisy, or with a hand
+    over it."""
     if kind == "dark":
         return np.clip(img.astype(np.float64) * rng.uniform(0.45, 0.6), 0, 255).astype(np.uint8)
     if kind == "bright":
@@ -210,6 +214,9 @@ def perturb(img: Any, kind: str, rng: np.random.Generator) -> Any:
     if kind == "exposure":  # auto-exposure: every frame a different gain
         gain = rng.uniform(0.7, 1.3)
         return np.clip(img.astype(np.float64) * gain, 0, 255).astype(np.uint8)
+    if kind == "balance":  # auto white balance: every frame a different gain on each channel
+        gains = rng.uniform(1.0 - BALANCE, 1.0 + BALANCE, 3)
+        return np.clip(img.astype(np.float64) * gains, 0, 255).astype(np.uint8)
     if kind == "jpeg":
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 35])
         assert ok
