@@ -234,6 +234,19 @@ def perturb(img: Any, kind: str, rng: np.random.Generator) -> Any:
     raise ValueError(kind)
 
 
+def shadow(board: Any, depth: float, centre: tuple[float, float] = (0.15, 0.5),
+           axes: tuple[float, float] = (0.3, 0.35), angle: float = 0.0) -> Any:
+    """``board`` (rectified) under a soft-edged shadow: an ellipse at ``centre`` with half
+    axes ``axes`` (shares of the board's width and height), ``depth`` darker at its middle,
+    its edge blurred over about a quarter of a square (someone leaning over the board)."""
+    h, w = board.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    cv2.ellipse(mask, (int(w * centre[0]), int(h * centre[1])),
+                (int(w * axes[0]), int(h * axes[1])), angle, 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), w / 30)
+    return np.clip(board * (1.0 - depth * mask[..., None]), 0, 255).astype(np.uint8)
+
+
 PHOTO_SIZE = (640, 480)
 PHOTO_CORNERS = [[175.0, 95.0], [465.0, 90.0], [505.0, 395.0], [135.0, 400.0]]
 
