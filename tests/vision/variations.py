@@ -24,7 +24,7 @@ import numpy as np
 
 from referee.app.vision_track import pieces_of
 from referee.rules.game import Game
-from vision.geometry import parse_corners
+from vision.geometry import homography, parse_corners
 from vision.sources import open_source
 
 SCHOLAR_CORNERS = "[[137,374],[140,5],[506,10],[507,377]]"
@@ -234,16 +234,25 @@ def perturb(img: Any, kind: str, rng: np.random.Generator) -> Any:
     raise ValueError(kind)
 
 
+def _shadow_mask(size: int, centre: tuple[float, float], axes: tuple[float, float]) -> Any:
+    mask = np.zeros((size, size), np.float32)
+    cv2.ellipse(mask, (int(size * centre[0]), int(size * centre[1])),
+                (int(size * axes[0]), int(size * axes[1])), 0.0, 0, 360, 1.0, -1)
+    return cv2.GaussianBlur(mask, (0, 0), size / 30)
+
+
 def shadow(board: Any, depth: float, centre: tuple[float, float] = (0.15, 0.5),
-           axes: tuple[float, float] = (0.3, 0.35), angle: float = 0.0) -> Any:
-    """``board`` (rectified) under a soft-edged shadow: an ellipse at ``centre`` with half
-    axes ``axes`` (shares of the board's width and height), ``depth`` darker at its middle,
-    its edge blurred over about a quarter of a square (someone leaning over the board)."""
-    h, w = board.shape[:2]
-    mask = np.zeros((h, w), np.float32)
-    cv2.ellipse(mask, (int(w * centre[0]), int(h * centre[1])),
-                (int(w * axes[0]), int(h * axes[1])), angle, 0, 360, 1.0, -1)
-    mask = cv2.GaussianBlur(mask, (0, 0), w / 30)
+           axes: tuple[float, float] = (0.3, 0.35), corners: Any = None) -> Any:
+    """``board`` under a soft-edged shadow: an ellipse at ``centre`` with half axes ``axes``
+    (shares of the board's side), ``depth`` darker at its middle, its edge blurred over about
+    a quarter of a square (someone leaning over the board). ``board`` is rectified, or a
+    picture of the board at ``corners`` (the shadow lies on the board's plane)."""
+    if corners is None:
+        mask = cv2.resize(_shadow_mask(400, centre, axes), board.shape[1::-1])
+    else:
+        to_picture = np.linalg.inv(homography(parse_corners(corners), 400))
+        mask = cv2.warpPerspective(_shadow_mask(400, centre, axes), to_picture,
+                                   board.shape[1::-1])
     return np.clip(board * (1.0 - depth * mask[..., None]), 0, 255).astype(np.uint8)
 
 
