@@ -4,7 +4,7 @@
 
 * ``camera:N`` — the local camera number N (``cv2.VideoCapture(N)``);
 * ``http://...`` / ``https://...`` / ``rtsp://...`` — a network stream (MJPEG etc.) read by OpenCV;
-* a folder path — every image file in it, in name order;
+* a folder path — every image file in it (HEIC photos too), in name order;
 * a file path — a video file, or a single still image.
 
 Nothing is opened until :meth:`FrameSource.frames` is first iterated, and every source is a
@@ -24,7 +24,9 @@ import numpy as np
 
 from vision.errors import ImageReadError, SourceNotFoundError, SourceReadError
 
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".ppm"})
+HEIF_SUFFIXES = frozenset({".heic", ".heif"})  # a phone's photos (iPhones save HEIC by default)
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".ppm",
+                            *HEIF_SUFFIXES})
 NETWORK_SCHEMES = ("http://", "https://", "rtsp://")
 
 Frame = np.ndarray[Any, np.dtype[np.uint8]]
@@ -40,11 +42,32 @@ def read_image(path: str | Path) -> Frame:
     p = Path(path)
     if not p.is_file():
         raise SourceNotFoundError(f"no such image: {p}")
+    if p.suffix.lower() in HEIF_SUFFIXES:
+        return _read_heif(p)
     data = np.fromfile(str(p), dtype=np.uint8)
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
         raise ImageReadError(f"not a readable image: {p}")
     return np.asarray(img, dtype=np.uint8)
+
+
+def _read_heif(path: Path) -> Frame:
+    """A HEIC/HEIF photo (what an iPhone saves by default; OpenCV cannot decode it), turned
+    upright as the phone held it (libheif applies the file's rotation and mirroring)."""
+    try:
+        import pillow_heif
+    except ImportError:
+        raise ImageReadError(f"cannot read HEIC photos on this machine (pillow-heif has no "
+                             f"build for it): save them as JPEG instead: {path}") from None
+    try:
+        heif = pillow_heif.open_heif(str(path), convert_hdr_to_8bit=True)
+        rgb = np.asarray(heif)
+    except (ValueError, RuntimeError, OSError):
+        raise ImageReadError(f"not a readable image: {path}") from None
+    if rgb.ndim != 3 or rgb.shape[2] not in (3, 4):
+        raise ImageReadError(f"not a colour photo: {path}")
+    code = cv2.COLOR_RGB2BGR if rgb.shape[2] == 3 else cv2.COLOR_RGBA2BGR
+    return np.asarray(cv2.cvtColor(np.ascontiguousarray(rgb), code), dtype=np.uint8)
 
 
 class FrameSource:

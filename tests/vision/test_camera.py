@@ -507,6 +507,27 @@ def test_a_folder_numbered_without_leading_zeros_is_played_in_number_order(
     assert [line for line in proc.stdout.splitlines() if not line.startswith("#")] == moves
 
 
+def test_iphone_photos_saved_as_heic(data: Path, tmp_path: Path) -> None:
+    """A folder of photos as an iPhone saves them (HEIC, which OpenCV cannot decode) through
+    ``vision-track`` as a process: the game played (before: "no image files in folder")."""
+    pillow_heif = pytest.importorskip("pillow_heif")
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
+    moves = V.random_game(10, seed=4)
+    photos, _ = V.photographed(V.composite_game(moves, start, seed=4), 4)
+    folder = tmp_path / "iphone"
+    folder.mkdir()
+    for k, photo in enumerate(photos):
+        rgb = cv2.cvtColor(photo, cv2.COLOR_BGR2RGB)
+        pillow_heif.from_bytes("RGB", rgb.shape[1::-1], rgb.tobytes()).save(
+            str(folder / f"IMG_{k + 1:04d}.HEIC"), quality=85)
+    proc = subprocess.run([EXE, "vision-track", str(folder), "--corners",
+                           str(V.PHOTO_CORNERS)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert [line for line in proc.stdout.splitlines() if not line.startswith("#")] == moves
+
+
 def test_watch_camera_follows_photos_taken_in_the_hand(data: Path, tmp_path: Path) -> None:
     """``gravekeeper watch camera://FOLDER`` as a real process on photos taken one by one in
     the hand (up to 30 px and 8 degrees apart), the board found in the first photo (no

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from referee.app.vision_cli import eval_main, track_main
@@ -87,6 +88,31 @@ def test_track_missing_video(capsys: pytest.CaptureFixture[str], tmp_path: Path)
 def test_track_unreadable_frame(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "a.png").write_bytes(b"garbage")
     _one_line_error(capsys, track_main([str(tmp_path), "--corners", SCHOLAR_CORNERS]))
+
+
+def test_track_unreadable_heic_photo(capsys: pytest.CaptureFixture[str],
+                                    tmp_path: Path) -> None:
+    (tmp_path / "IMG_0001.HEIC").write_bytes(b"ftypheic but no picture")
+    _one_line_error(capsys, track_main([str(tmp_path), "--corners", SCHOLAR_CORNERS]))
+
+
+def test_heic_photo_is_read_upright(tmp_path: Path) -> None:
+    """A HEIC photo taken with the phone turned (its file says: turn it a quarter) is read
+    as the phone showed it: taller than wide."""
+    pillow_heif = pytest.importorskip("pillow_heif")
+    from PIL import Image
+
+    from vision.sources import read_image
+
+    wide = np.zeros((60, 100, 3), dtype=np.uint8)
+    wide[:, :50] = (255, 0, 0)  # red on the left (RGB)
+    pillow_heif.register_heif_opener()
+    exif = Image.Exif()
+    exif[0x0112] = 6  # EXIF orientation: turn 90 degrees clockwise to show
+    Image.fromarray(wide).save(tmp_path / "turned.heic", exif=exif.tobytes(), quality=90)
+    img = read_image(tmp_path / "turned.heic")
+    assert img.shape[:2] == (100, 60)
+    assert img[10, 30, 2] > 200 and img[90, 30, 2] < 60  # red (BGR) now on top
 
 
 def test_track_unknown_variant(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
