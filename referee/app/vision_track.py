@@ -125,6 +125,7 @@ SHIFT = 1             # squares are compared at every shift up to this many SMAL
 #                       (after the ECC alignment: what is left is local)
 MAX_SEQUENCE = 3      # longest action sequence tried when re-synchronising
 SHADE_CHANGED = 4     # more changed squares than a move's, none explained: a shadow is looked for
+LEAN_RATIO = 1.1      # a view is oblique when its near side is this many times its far side
 SHADE_SPLIT = 5       # a shadow's light is measured on parts of a square, this many a side ...
 SHADE_CELLS = 7       # ... as the median over this many parts a side round each
 RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
@@ -504,6 +505,32 @@ def _best_shift(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any],
     return best
 
 
+def behind(corners: Corners) -> np.ndarray[Any, np.dtype[np.int64]] | None:
+    """For every square (a1 = 0) of the board at ``corners``, the next square away from the
+    camera (64 ints, -1 at the far edge), or None when the board is seen from above.
+
+    The side nearest the camera is the longest in the picture (perspective); a view counts
+    as oblique when it is LEAN_RATIO times its opposite. Why: in an oblique view a tall piece
+    covers part of the square behind its own, so a move changes those squares too, as much
+    as a quarter of its own squares' change (a queen taking on d4 seen from White's side
+    changed d5 by 119 against d4's 180), and a pawn's push then looked like a push one square
+    further; rendered games seen at near/far ratios of 1.36 and 1.50 lost their way after a
+    few moves (95 and 11 of 120 moves; 120 and 106 now, docs/vision.md)."""
+    c = np.asarray(corners, dtype=np.float64)
+    sides = {"rank 8": (c[0], c[1]), "h-file": (c[1], c[2]), "rank 1": (c[2], c[3]),
+             "a-file": (c[3], c[0])}
+    length = {k: float(np.linalg.norm(a - b)) for k, (a, b) in sides.items()}
+    opposite = {"rank 8": "rank 1", "rank 1": "rank 8", "a-file": "h-file", "h-file": "a-file"}
+    near = max(length, key=lambda k: length[k])
+    if length[near] < LEAN_RATIO * length[opposite[near]]:
+        return None
+    step = {"rank 1": 8, "rank 8": -8, "a-file": 1, "h-file": -1}[near]
+    squares = np.arange(64)
+    after = squares + step
+    inside = (after >= 0) & (after < 64) & ((abs(step) == 8) | (after // 8 == squares // 8))
+    return np.asarray(np.where(inside, after, -1), dtype=np.int64)
+
+
 def threshold(change: np.ndarray[Any, Any]) -> float:
     """The change a square needs to count as changed: above the board's own noise."""
     med = float(np.median(change))
@@ -760,7 +787,7 @@ class Decoder:
         return unique
 
     def decide(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
-               deep: bool = False) -> Decision:
+               deep: bool = False, lean: np.ndarray[Any, Any] | None = None) -> Decision:
         """The candidate the evidence shows, or a Decision without one.
 
         ``change``: 64 change values; ``agree``: (64, 3) classifier agreement; ``deep``: also
@@ -772,15 +799,16 @@ class Decoder:
         if changed == 0 or changed > MAX_CHANGED:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
-        best = self._score(cands, change, tau, agree)
+        best = self._score(cands, change, tau, agree, lean)
         if best.candidate is None and deep:
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
             deeper = self._enumerate(MAX_SEQUENCE, touching)
-            best = self._score(cands + deeper, change, tau, agree)
+            best = self._score(cands + deeper, change, tau, agree, lean)
         return Decision(best.candidate, best.score, changed)
 
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
-               agree: np.ndarray[Any, Any]) -> Decision:
+               agree: np.ndarray[Any, Any], lean: np.ndarray[Any, Any] | None = None
+               ) -> Decision:
         e = np.clip((change - tau) / tau, -1.0, 3.0)
         if not cands:
             return Decision(None, 0.0, 0)
@@ -795,6 +823,15 @@ class Decoder:
         for k, c in enumerate(cands):
             if c.optional is not None:
                 optional[k] = c.optional
+        leaning = np.zeros_like(mask)
+        if lean is not None:
+            # The square behind each changed square, seen from the camera: a tall piece put
+            # on it, or gone from it, was seen over that square too. It may change or not,
+            # and when it does the change is the move's (as a retaken square's is).
+            src = np.flatnonzero(lean >= 0)
+            leaning[:, lean[src]] = mask[:, src]
+            leaning &= ~(mask | optional)
+            optional = optional | leaning
         score = ((support * mask).sum(axis=1) + (np.maximum(e, 0.0)[None, :] * optional).sum(axis=1)
                  - (positive[None, :] * ~(mask | optional)).sum(axis=1)
                  - PAIR_PENALTY * (length - 1))
@@ -815,7 +852,7 @@ class Decoder:
         runner = float(score[rivals[0]]) if rivals else 0.0
         cand = cands[top]
         sq = cand.mask
-        seen = sq if cand.optional is None else sq | cand.optional
+        seen = (sq if cand.optional is None else sq | cand.optional) | leaning[top]
         change_ok = True
         hand = bool(_occluded(change, tau, seen, sq & (cand.colour != EMPTY)).any())
         if _forgiven(change, tau, seen):  # a hand at the edge: the classifier must agree too
@@ -1426,11 +1463,16 @@ class Tracker:
         if float(unshaded.max()) < threshold(unshaded):
             self.unshaded += 1
             return unshaded, Decision(None, 0.0, 0)
-        again = self.decoder.decide(unshaded, agree, deep=deep)
+        again = self.decoder.decide(unshaded, agree, deep=deep, lean=self._lean())
         if again.candidate is None:
             return change, decision
         self.unshaded += 1
         return unshaded, again
+
+    def _lean(self) -> np.ndarray[Any, Any] | None:
+        """For every square (a1 = 0) the square behind it as the camera sees the board (64
+        ints, -1: none), or None when the camera looks from above (:func:`behind`)."""
+        return behind(self.corners)
 
     def _puzzle(self) -> None:
         """One more settled check that the board changed and no move was taken."""
@@ -1445,7 +1487,7 @@ class Tracker:
         change = self._unpushed(self._reference, warped, agree)
         if float(change.max()) < threshold(change):
             return True
-        decision = self.decoder.decide(change, agree, deep=True)
+        decision = self.decoder.decide(change, agree, deep=True, lean=self._lean())
         return decision.candidate is not None
 
     def _judge(self, warped: Any) -> list[Recognised]:
@@ -1458,7 +1500,7 @@ class Tracker:
         deep = False
         if float(change.max()) >= threshold(change):
             deep = self.stills or self._steady(warped)
-            decision = self.decoder.decide(change, agree, deep=deep)
+            decision = self.decoder.decide(change, agree, deep=deep, lean=self._lean())
             if decision.candidate is None and decision.changed > SHADE_CHANGED:
                 change, decision = self._in_shade(warped, agree, change, decision, deep)
         tau = threshold(change)
@@ -1532,7 +1574,7 @@ class Tracker:
             retracted = [p.text for p in game.played[len(game.played) - undone:]]
             trial = Decoder(Game(game.variant, seed=game.seed, state=state), self.view.index)
             change = self._unpushed(before, warped, agree)
-            decision = trial.decide(change, agree, deep=True)
+            decision = trial.decide(change, agree, deep=True, lean=self._lean())
             cand = decision.candidate
             if cand is None:
                 continue

@@ -256,6 +256,106 @@ def shadow(board: Any, depth: float, centre: tuple[float, float] = (0.15, 0.5),
     return np.clip(board * (1.0 - depth * mask[..., None]), 0, 255).astype(np.uint8)
 
 
+# Rendered games: pieces with height seen from a camera beside the board (an oblique view:
+# a tall piece covers part of the square behind its own). Units are squares; the board lies
+# on z = 0 from (0, 0) (a1's outer corner) to (8, 8), White's side at y = 0.
+RENDER_SIZE = (960, 720)
+PIECE_HEIGHT = {"p": 0.9, "n": 1.2, "b": 1.35, "r": 1.05, "q": 1.6, "k": 1.8}
+# (height, radius) of the rings a piece's outline is the hull of: base, foot, waist, head, top
+PIECE_RINGS = ((0.0, 0.34), (0.12, 0.3), (0.5, 0.17), (0.85, 0.2), (1.0, 0.12))
+
+Camera = tuple[Any, Any, Any]
+
+
+def oblique_camera(height: float, back: float, focal: float = 800.0) -> Camera:
+    """A camera on White's side, ``back`` squares from the board's near edge and ``height``
+    squares above it, looking at the board's centre: (intrinsics, rotation, position)."""
+    pos = np.array([4.0, -back, height])
+    ahead = np.array([4.0, 4.0, 0.0]) - pos
+    ahead /= np.linalg.norm(ahead)
+    right = np.cross(ahead, [0.0, 0.0, 1.0])
+    right /= np.linalg.norm(right)
+    rotation = np.stack([right, np.cross(ahead, right), ahead])
+    w, h = RENDER_SIZE
+    return np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]]), rotation, pos
+
+
+def _project(camera: Camera, points: Any) -> Any:
+    k, rotation, pos = camera
+    p = ((np.asarray(points, dtype=np.float64) - pos) @ rotation.T) @ k.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def camera_corners(camera: Camera) -> Any:
+    """The board's corners (a8, h8, h1, a1) in the camera's picture."""
+    return np.float32(_project(camera, [[0, 8, 0], [8, 8, 0], [8, 0, 0], [0, 0, 0]]))
+
+
+def render(fen_board: str, camera: Camera, rng: np.random.Generator) -> Any:
+    """The position seen by ``camera``: a tan and brown board on a table, every piece the
+    hull of rings round its square's centre up to its height (a king 1.8 squares tall),
+    shaded on one side, drawn from the farthest to the nearest; noise and JPEG quality 90."""
+    w, h = RENDER_SIZE
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = (70, 85, 95)
+    for f in range(8):
+        for r in range(8):
+            quad = _project(camera, [[f, r, 0], [f + 1, r, 0], [f + 1, r + 1, 0], [f, r + 1, 0]])
+            colour = (170, 200, 215) if (f + r) % 2 else (70, 110, 150)
+            cv2.fillConvexPoly(img, np.round(quad * 16).astype(np.int32), colour,
+                               lineType=cv2.LINE_AA, shift=4)
+    grid = fen_to_pieces(fen_board)
+    pos = camera[2]
+    order = sorted(grid, key=lambda sq: -float(np.hypot(sq[0] + 0.5 - pos[0],
+                                                         sq[1] + 0.5 - pos[1])))
+    turn = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    for f, r in order:
+        piece = grid[(f, r)]
+        tall = PIECE_HEIGHT[piece.lower()]
+        rings = [[f + 0.5 + rad * np.cos(t), r + 0.5 + rad * np.sin(t), z * tall]
+                 for z, rad in PIECE_RINGS for t in turn]
+        hull = cv2.convexHull(np.round(_project(camera, rings) * 16).astype(np.int32))
+        white = piece.isupper()
+        cv2.fillConvexPoly(img, hull, (225, 232, 236) if white else (35, 32, 30),
+                           lineType=cv2.LINE_AA, shift=4)
+        body = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(body, hull, 255, shift=4)
+        cols = np.flatnonzero(body.any(axis=0))
+        body[:, :int(cols.mean())] = 0  # the right half in shade
+        img[body > 0] = (img[body > 0] * 0.8).astype(np.uint8)
+        cv2.polylines(img, [hull], True, (90, 90, 90) if white else (10, 10, 10), 1,
+                      cv2.LINE_AA, shift=4)
+    noisy = np.clip(img + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def fen_to_pieces(fen_board: str) -> dict[tuple[int, int], str]:
+    """{(file, rank): piece letter} (a1 = (0, 0)) of a FEN piece-placement field."""
+    out: dict[tuple[int, int], str] = {}
+    for r, rank in enumerate(fen_board.split()[0].split("/")):
+        f = 0
+        for ch in rank:
+            if ch.isdigit():
+                f += int(ch)
+            else:
+                out[(f, 7 - r)] = ch
+                f += 1
+    return out
+
+
+def rendered_game(moves: list[str], camera: Camera, seed: int) -> list[Any]:
+    """One rendered picture per position of the game ``moves`` (the start first)."""
+    game = Game("standard")
+    fens = [game.variant.fen(game.state)]
+    for m in moves:
+        game.play(m)
+        fens.append(game.variant.fen(game.state))
+    rng = np.random.default_rng(seed)
+    return [render(fen, camera, rng) for fen in fens]
+
+
 PHOTO_SIZE = (640, 480)
 PHOTO_CORNERS = [[175.0, 95.0], [465.0, 90.0], [505.0, 395.0], [135.0, 400.0]]
 
