@@ -556,19 +556,43 @@ def _agree(reading: BoardReading, order: Any) -> np.ndarray[Any, np.dtype[np.flo
 
 
 def orient_to_position(frame: Frame, corners: Corners, game: Game) -> Corners:
-    """Of ``corners`` and the same board turned 180 degrees, the labelling whose squares the
-    classifier finds closer to the game's current position (the start position, or wherever
+    """Of the board found at ``corners`` in its four labellings, each also moved by up to a
+    square each way along the lattice (:func:`shifted_windows`), the one whose squares the
+    classifier finds closest to the game's current position (the start position, or wherever
     the referee's game stands): which side is White, read from the pieces the game says are
-    there rather than guessed from one photo. Unchanged on a tie (an empty board)."""
+    there rather than guessed from one photo. Unchanged on a tie (an empty board).
+
+    Why the turns and the shifts: seen obliquely from a player's side, the start position's
+    far ranks are a wall of tall pieces, and the lattice was found a rank off (the table's
+    edge taken for the near rank) and labelled a quarter turn off; ``watch camera://`` then
+    saw no move at all in rendered games seen at near/far 1.36 and 1.50."""
     expected = np.asarray(occupancy_of(game.state, board_index(game.variant)))
     if not expected.any():
         return corners
-    turned = rotate_corners(corners, 2)
-    scores = []
-    for option in (corners, turned):
-        seen = _to_index_order(classify_board(warp_board(frame, option)).labels)
-        scores.append(int(np.sum(seen == expected)))
-    return turned if scores[1] > scores[0] else corners
+    best, best_score = corners, -1
+    for window in shifted_windows(corners):
+        for turn in range(4):
+            option = rotate_corners(window, turn)
+            seen = _to_index_order(classify_board(warp_board(frame, option)).labels)
+            score = int(np.sum(seen == expected))
+            if score > best_score:
+                best, best_score = option, score
+    return best
+
+
+def shifted_windows(corners: Corners) -> list[Corners]:
+    """The 8x8 windows of the lattice of the board at ``corners`` moved by up to one square
+    each way (``corners`` itself first): a lattice repeats, and a crowded or partly hidden
+    board can be found a square off."""
+    board = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
+    h = cv2.getPerspectiveTransform(board, np.asarray(corners, dtype=np.float32))
+    out = []
+    for dx, dy in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1),
+                   (1, 1)):
+        moved = (board + np.array([dx, dy], dtype=np.float32)).reshape(-1, 1, 2)
+        out.append(np.asarray(cv2.perspectiveTransform(moved, h).reshape(4, 2),
+                              dtype=np.float32))
+    return out
 
 
 def grid_alignment(warped: Any) -> float:
@@ -1370,22 +1394,16 @@ class Tracker:
         in its four labellings too: a board found again on its own (not carried by a known
         motion) is labelled nearest the old corners in the picture, which is a quarter turn
         off once the camera turned by 45 degrees or more between two photos."""
-        board = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
-        h = cv2.getPerspectiveTransform(board, np.asarray(corners, dtype=np.float32))
         ref = _lab_small(self._reference)
         best: tuple[float, Corners, Any] | None = None
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                moved = (board + np.array([dx, dy], dtype=np.float32)).reshape(-1, 1, 2)
-                shifted = np.asarray(cv2.perspectiveTransform(moved, h).reshape(4, 2),
-                                     dtype=np.float32)
-                for turn in range(4 if turns else 1):
-                    labelled = rotate_corners(shifted, turn)
-                    again = warp_board(frame, labelled)
-                    diff = _match_light(_lab_small(again), ref) - ref
-                    cost = float(np.median(np.sqrt(np.einsum("ijc,ijc->ij", diff, diff))))
-                    if best is None or cost < best[0]:
-                        best = (cost, labelled, again)
+        for shifted in shifted_windows(corners):
+            for turn in range(4 if turns else 1):
+                labelled = rotate_corners(shifted, turn)
+                again = warp_board(frame, labelled)
+                diff = _match_light(_lab_small(again), ref) - ref
+                cost = float(np.median(np.sqrt(np.einsum("ijc,ijc->ij", diff, diff))))
+                if best is None or cost < best[0]:
+                    best = (cost, labelled, again)
         assert best is not None
         return best[1], best[2]
 

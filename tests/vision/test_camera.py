@@ -242,6 +242,21 @@ def test_stills_seen_obliquely_with_tall_pieces() -> None:
     assert got == moves
 
 
+def test_watch_finds_an_obliquely_seen_board_of_tall_pieces(tmp_path: Path) -> None:
+    """``watch camera://FOLDER`` as a real process, no corners given, on a rendered game seen
+    from White's side (near/far 1.36): at the start the far ranks are a wall of tall pieces,
+    and the board was found a rank off and labelled a quarter turn off, so no move was seen
+    at all. The board found is now placed and labelled by the start position (four turns,
+    windows moved by up to a square), and the game follows."""
+    camera = V.oblique_camera(12.0, 4.0)
+    moves = V.random_game(12, seed=5)
+    folder = V.write_folder(tmp_path / "oblique", V.rendered_game(moves, camera, 5))
+    proc = subprocess.run([EXE, "watch", f"camera://{folder}?fast=1"], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert f"# moves: {' '.join(moves)}" in proc.stdout.splitlines()
+
+
 def test_behind_is_away_from_the_camera() -> None:
     """The side of the board nearest the camera is the longest in the picture: seen from
     White's side the square behind e4 is e5, from the a-file's side b4; from above none."""
