@@ -291,8 +291,8 @@ def camera_corners(camera: Camera) -> Any:
     return np.float32(_project(camera, [[0, 8, 0], [8, 8, 0], [8, 0, 0], [0, 0, 0]]))
 
 
-def render(fen_board: str, camera: Camera, rng: np.random.Generator) -> Any:
-    """The position seen by ``camera``: a tan and brown board on a table, every piece the
+def render(game: Game, camera: Camera, rng: np.random.Generator) -> Any:
+    """The game's position seen by ``camera``: a tan and brown board on a table, every piece the
     hull of rings round its square's centre up to its height (a king 1.8 squares tall),
     shaded on one side, drawn from the farthest to the nearest; noise and JPEG quality 90."""
     w, h = RENDER_SIZE
@@ -304,7 +304,8 @@ def render(fen_board: str, camera: Camera, rng: np.random.Generator) -> Any:
             colour = (170, 200, 215) if (f + r) % 2 else (70, 110, 150)
             cv2.fillConvexPoly(img, np.round(quad * 16).astype(np.int32), colour,
                                lineType=cv2.LINE_AA, shift=4)
-    grid = fen_to_pieces(fen_board)
+    grid = {(i % 8, i // 8): game.variant.piece_letter(code)
+            for i, code in enumerate(pieces_of(game.state)) if code}
     pos = camera[2]
     order = sorted(grid, key=lambda sq: -float(np.hypot(sq[0] + 0.5 - pos[0],
                                                          sq[1] + 0.5 - pos[1])))
@@ -331,29 +332,15 @@ def render(fen_board: str, camera: Camera, rng: np.random.Generator) -> Any:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-def fen_to_pieces(fen_board: str) -> dict[tuple[int, int], str]:
-    """{(file, rank): piece letter} (a1 = (0, 0)) of a FEN piece-placement field."""
-    out: dict[tuple[int, int], str] = {}
-    for r, rank in enumerate(fen_board.split()[0].split("/")):
-        f = 0
-        for ch in rank:
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                out[(f, 7 - r)] = ch
-                f += 1
-    return out
-
-
 def rendered_game(moves: list[str], camera: Camera, seed: int) -> list[Any]:
     """One rendered picture per position of the game ``moves`` (the start first)."""
     game = Game("standard")
-    fens = [game.variant.fen(game.state)]
+    rng = np.random.default_rng(seed)
+    pictures = [render(game, camera, rng)]
     for m in moves:
         game.play(m)
-        fens.append(game.variant.fen(game.state))
-    rng = np.random.default_rng(seed)
-    return [render(fen, camera, rng) for fen in fens]
+        pictures.append(render(game, camera, rng))
+    return pictures
 
 
 PHOTO_SIZE = (640, 480)
