@@ -69,7 +69,7 @@ from referee.app.vision_track import (
     Tracker,
     attempt_picture,
     occupancy_of,
-    orient_to_position,
+    place_by_position,
 )
 from referee.app.vision_view import find_second, view_of
 from referee.rules import actions as A
@@ -287,7 +287,7 @@ class CameraSensor(Sensor):
         if corners is None:
             from vision.locate import locate_board
 
-            corners = orient_to_position(frame, locate_board(frame), self._game)
+            corners = place_by_position(frame, locate_board(frame), self._game)
         others = [self.corners2] if self.corners2 is not None else []
         if not others and view_of(self._game.variant).blocks:
             try:  # not there: the next frames are tried, as for the first board

@@ -55,7 +55,7 @@ from firmware_bridge.errors import BadSensorUrl
 from firmware_bridge.sensor import Clock, StoppableThread
 from firmware_bridge.urls import parse_url as parse_spec
 from referee.app.camera import CameraSensor, corners_option
-from referee.app.vision_track import Tracker, board_index, orient_to_position
+from referee.app.vision_track import Tracker, board_index, place_by_position
 from referee.app.vision_view import find_second, view_of
 from referee.rules.game import Game
 from vision.errors import BoardNotFoundError, VisionError
@@ -535,7 +535,7 @@ class PhoneSensor(CameraSensor):
         from vision.locate import locate_board
 
         try:  # labelled and placed by the pieces the game has (as camera:// does)
-            pixels = orient_to_position(frame, locate_board(frame), self._game)
+            pixels = place_by_position(frame, locate_board(frame), self._game)
         except (VisionError, cv2.error):
             return None, "board not found: drag the four corners onto the board"
         fractions = (pixels / np.asarray(size, dtype=np.float32)).astype(np.float32)

@@ -555,7 +555,7 @@ def _agree(reading: BoardReading, order: Any) -> np.ndarray[Any, np.dtype[np.flo
     return out
 
 
-def orient_to_position(frame: Frame, corners: Corners, game: Game) -> Corners:
+def place_by_position(frame: Frame, corners: Corners, game: Game) -> Corners:
     """Of the board found at ``corners`` in its four labellings, each also moved by up to a
     square each way along the lattice (:func:`shifted_windows`), the one whose squares the
     classifier finds closest to the game's current position (the start position, or wherever
@@ -1249,13 +1249,10 @@ class Tracker:
         self._unseen = frozenset()
         if reference is None or reference.shape != warped.shape:
             return warped
-        cut = [(int(r), int(c)) for r, c in
-               zip(*np.nonzero(unseen_squares(self.corners, frame.shape)), strict=True)]
-        self._unseen = frozenset((7 - r) * 8 + c for r, c in cut)
-        s = SQUARE
-        for r, c in cut:
-            warped[r * s:(r + 1) * s, c * s:(c + 1) * s] = \
-                reference[r * s:(r + 1) * s, c * s:(c + 1) * s]
+        rows, cols = np.nonzero(unseen_squares(self.corners, frame.shape))
+        self._unseen = frozenset(int(i) for i in (7 - rows) * 8 + cols)
+        for i in self._unseen:
+            _copy_square(warped, reference, i)
         return warped
 
     def step(self, frame: Frame, t: float | None = None) -> list[Recognised]:

@@ -123,7 +123,7 @@ def test_no_relocation_on_an_unmoved_camera(data: Path) -> None:
 def test_orientation_from_the_games_position(data: Path) -> None:
     """camera:// without corners: of the two 180-degree labellings, the one whose pieces match
     the referee's position (here the start, and the position after 3. Bc4 Nf6) is kept."""
-    from referee.app.vision_track import orient_to_position
+    from referee.app.vision_track import place_by_position
     from referee.rules.game import Game
 
     frames = V.video_frames(data / "videos" / "scholarsmate.avi")
@@ -133,5 +133,5 @@ def test_orientation_from_the_games_position(data: Path) -> None:
         for m in played:
             game.play(m)
         for labelling in (truth, rotate_corners(truth, 2)):
-            got = orient_to_position(frames[frame_no], labelling, game)
+            got = place_by_position(frames[frame_no], labelling, game)
             assert np.abs(got - truth).max() < 1.0
