@@ -128,6 +128,8 @@ SHADE_CHANGED = 4     # more changed squares than a move's, none explained: a sh
 LEAN_RATIO = 1.1      # a view is oblique when its near side is this many times its far side
 SHADE_SPLIT = 5       # a shadow's light is measured on parts of a square, this many a side ...
 SHADE_CELLS = 7       # ... as the median over this many parts a side round each
+SHADE_DEPTH = float(np.log(1 / 0.3))  # a shadow leaves at least 30 % of the light (log gain)
+SHADE_CONTRAST = 20.0  # grey levels of light/dark contrast both pictures need for a shadow
 RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
 SHIFT_EXTRA = 4       # squares beyond the main board (a ring) are compared at shifts up to this:
@@ -235,6 +237,16 @@ def _bgr_small(warped: Any) -> Any:
     return cv2.GaussianBlur(small, (3, 3), 0)
 
 
+def _contrast(warped: Any) -> float:
+    """The main board's light/dark contrast (grey levels): the median light square's median
+    grey less the median dark square's, as the camera sees it."""
+    grey = cv2.cvtColor(_bgr_small(warped), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    squares = np.median(grey.reshape(8, SMALL, 8, SMALL).transpose(0, 2, 1, 3)
+                        .reshape(8, 8, -1), axis=2)
+    dark = (np.indices((8, 8)).sum(axis=0) % 2) == 1
+    return abs(float(np.median(squares[~dark]) - np.median(squares[dark])))
+
+
 def _unshaded(small: Any, ref: Any) -> Any:
     """``small`` (BGR, SMALL pixels a square) with a shadow's light taken out: the lightness
     of every SHADE_SPLIT x SHADE_SPLIT-th part of a square against ``ref``'s (the ratio of
@@ -259,6 +271,7 @@ def _unshaded(small: Any, ref: Any) -> Any:
                    constant_values=np.nan)
     windows = np.lib.stride_tricks.sliding_window_view(ratio, (SHADE_CELLS, SHADE_CELLS))
     field = np.nanmedian(windows.reshape(side, side, -1), axis=2).astype(np.float32)
+    field = np.clip(field, -SHADE_DEPTH, SHADE_DEPTH)
     gain = cv2.resize(np.exp(field), (small.shape[1], small.shape[0]),
                       interpolation=cv2.INTER_LINEAR)
     return np.clip(small.astype(np.float32) / gain[..., None] + 0.5, 0, 255).astype(np.uint8)
@@ -1473,7 +1486,12 @@ class Tracker:
         stayed for 15 photos lost the game after 9 moves on 4 of 4 seeds (every later photo
         differed from the reference everywhere under it); now 4 of 4 exact. Only when the
         plain comparison explains nothing: a smooth gain also takes a little of a move's
-        change (measured in docs/vision.md)."""
+        change (measured in docs/vision.md). Not on a picture whose squares hardly differ
+        (SHADE_CONTRAST): with the camera covered (the video at 15 % of its light for 3 s),
+        a hand moving in the dark changes only the light too, and was taken for a shadow
+        and a move (the queen to h3 for h5f7: 11 wrong games of 36 such windows)."""
+        if min(_contrast(warped), _contrast(self._reference)) < SHADE_CONTRAST:
+            return change, decision  # a covered camera, the light off: not a shadow
         unshaded = self._unpushed(self._reference, warped, agree, unshade=True)
         if float(unshaded.max()) < threshold(unshaded):
             self.unshaded += 1

@@ -227,6 +227,21 @@ def test_video_with_a_shadow_over_the_board(data: Path) -> None:
     assert tracker.unshaded > 0
 
 
+@pytest.mark.parametrize(("start", "end"), [(210, 270), (210, 350)])
+def test_video_with_the_camera_covered_takes_no_wrong_move(data: Path, start: int,
+                                                           end: int) -> None:
+    """The real video at 15 % of its light from frame ``start`` to ``end`` (a hand over the
+    lens while the queen takes on f7): a hand moving in the dark changes only the light, as
+    a shadow does, and was taken for a shadow and a move (h5h3 for h5f7; 11 wrong games of
+    36 such windows). A picture whose squares hardly differ is not judged for a shadow."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    tracker = Tracker(parse_corners(V.SCHOLAR_CORNERS))
+    for k, frame in enumerate(frames):
+        tracker.step((frame * 0.15).astype(np.uint8) if start <= k < end else frame, k / 20)
+    assert [p.text for p in tracker.game.played] == MOVES
+    assert tracker.unshaded == 0
+
+
 def test_stills_seen_obliquely_with_tall_pieces() -> None:
     """A rendered game whose pieces have height (a king 1.8 squares tall), one picture per
     position, seen from White's side with the near edge 1.5 times the far one: a tall piece
