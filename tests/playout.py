@@ -68,10 +68,10 @@ def play_many(variant: Variant[Any], games: int | range, check_state: Callable[[
 
 def playout_games(full: int, variable: str = "GRAVEKEEPER_PLAYOUTS") -> int:
     """How many random games a playout test plays: ``$variable`` when set; ``full`` with
-    ``GRAVEKEEPER_LONG=1`` (the nightly run); a sixth of ``full`` otherwise (166 games of each
-    variant, 333 of standard chess), so that the whole suite stays within its few minutes on
+    ``GRAVEKEEPER_LONG=1`` (the nightly run); an eighth of ``full`` otherwise (125 games of each
+    variant, 250 of standard chess), so that the whole suite stays within its few minutes on
     two cores while the camera's real-time tests grow."""
     given = os.environ.get(variable)
     if given:
         return int(given)
-    return full if os.environ.get("GRAVEKEEPER_LONG") else max(1, full // 6)
+    return full if os.environ.get("GRAVEKEEPER_LONG") else max(1, full // 8)
