@@ -36,7 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.geometry import SQUARE
+from vision.geometry import SQUARE, dark_squares
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 W_SHARE, W_EDGES, W_TEXTURE = 1.0, 8.0, 2.0
@@ -68,11 +68,6 @@ class BoardReading:
     whiteness: FloatGrid
 
 
-def _parity_mask() -> np.ndarray[Any, np.dtype[np.bool_]]:
-    r, c = np.indices((8, 8))
-    return np.asarray((r + c) % 2 == 1)  # True = dark square (a1 dark)
-
-
 @functools.cache
 def _nearness() -> np.ndarray[Any, np.dtype[np.float64]]:
     """(64, 64) Gaussian weights of the distance between squares, EMPTY_SIGMA squares wide."""
@@ -95,7 +90,7 @@ def _empty_colours(med: FloatGrid, texture: FloatGrid
     one (an edge rank at the start) takes its nearest plain squares' colour, never an
     extrapolation. EMPTY_SIGMA was chosen on the photos (2.5, 3 and 4 tied, 1.5 and 2 and
     a fitted plane worse) and measured held out on the video's frames (docs/vision.md)."""
-    dark = _parity_mask()
+    dark = dark_squares()
     ref = np.zeros((8, 8, 3))
     ref_l: dict[bool, float] = {}
     plain_sq = np.zeros((8, 8), dtype=bool)

@@ -127,6 +127,11 @@ def is_dark(row: int, col: int) -> bool:
     return (row + col) % 2 == 1
 
 
+def dark_squares() -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """8x8 (row 0 = rank 8): True on the dark squares (:func:`is_dark`)."""
+    return np.asarray(np.fromfunction(is_dark, (8, 8), dtype=int), dtype=bool)
+
+
 def rotate_corners(corners: Corners, quarter_turns: int) -> Corners:
     """The same quadrilateral with the corner labels shifted by ``quarter_turns``."""
     return np.roll(corners, -quarter_turns, axis=0)

@@ -71,6 +71,7 @@ from vision.errors import UnsupportedVariantError
 from vision.geometry import (
     SQUARE,
     Corners,
+    dark_squares,
     homography,
     outline,
     painted,
@@ -243,7 +244,7 @@ def _contrast(warped: Any) -> float:
     grey = cv2.cvtColor(_bgr_small(warped), cv2.COLOR_BGR2GRAY).astype(np.float32)
     squares = np.median(grey.reshape(8, SMALL, 8, SMALL).transpose(0, 2, 1, 3)
                         .reshape(8, 8, -1), axis=2)
-    dark = (np.indices((8, 8)).sum(axis=0) % 2) == 1
+    dark = dark_squares()
     return abs(float(np.median(squares[~dark]) - np.median(squares[dark])))
 
 
@@ -277,29 +278,29 @@ def _unshaded(small: Any, ref: Any) -> Any:
     return np.clip(small.astype(np.float32) / gain[..., None] + 0.5, 0, 255).astype(np.uint8)
 
 
-def _lab_small(warped: Any, like: Any = None, unshade: bool = False
-               ) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """The main board, SMALL pixels a square, in Lab. ``like``: another warped board whose
-    colour balance it is given first, each of blue, green and red through the monotonic
-    mapping that matches its histogram to ``like``'s. A camera's white balance and exposure
-    are a gain on each channel, before and after its gamma curve alike, so such a mapping
-    undoes them; in Lab they shift a light square's colour more than a dark one's, which one
-    shift of the colour medians (:func:`_match_light`) cannot (photos whose white balance
-    differed by up to 15 % a channel: 2 of 6 games lost, none now). ``unshade``: and a
-    shadow's light taken out (:func:`_unshaded`)."""
-    small = _bgr_small(warped)
-    if like is not None:
-        ref = _bgr_small(like)
-        if unshade:
-            small = _unshaded(small, ref)
-        levels = np.linspace(0.0, 100.0, 65)
-        table = np.empty((256, 1, 3), dtype=np.uint8)
-        for ch in range(3):  # every third pixel each way is plenty for a histogram
-            qa = np.percentile(small[::3, ::3, ch], levels)
-            qb = np.percentile(ref[::3, ::3, ch], levels)
-            table[:, 0, ch] = np.clip(np.interp(np.arange(256), qa, qb) + 0.5, 0, 255)
-        small = cv2.LUT(small, table)
+def _lab(small: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
     return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.float32)
+
+
+def _lab_small(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The main board, SMALL pixels a square, in Lab."""
+    return _lab(_bgr_small(warped))
+
+
+def _balanced(small: Any, ref: Any) -> Any:
+    """``small`` (BGR, :func:`_bgr_small`) given ``ref``'s colour balance: each of blue, green
+    and red through the monotonic mapping that matches its histogram to ``ref``'s. A camera's
+    white balance and exposure are a gain on each channel, before and after its gamma curve
+    alike, so such a mapping undoes them; in Lab they shift a light square's colour more than
+    a dark one's, which one shift of the colour medians (:func:`_match_light`) cannot (photos
+    whose white balance differed by up to 15 % a channel: 2 of 6 games lost, none now)."""
+    levels = np.linspace(0.0, 100.0, 65)
+    table = np.empty((256, 1, 3), dtype=np.uint8)
+    for ch in range(3):  # every third pixel each way is plenty for a histogram
+        qa = np.percentile(small[::3, ::3, ch], levels)
+        qb = np.percentile(ref[::3, ::3, ch], levels)
+        table[:, 0, ch] = np.clip(np.interp(np.arange(256), qa, qb) + 0.5, 0, 255)
+    return cv2.LUT(small, table)
 
 
 def _match_light(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -332,9 +333,9 @@ def _register(reference: Any, warped: Any, corners: Corners) -> Corners:
     perspective (homography) ECC fit of the two boards' lightness, composed into the corners.
     A board found afresh differs from the one the reference was taken with by a few pixels of
     perspective, which the per-frame affine alignment cannot absorb. Unchanged if ECC fails."""
-    ref = cv2.GaussianBlur(_lab_small(reference)[..., 0], (5, 5), 0)
-    new = cv2.GaussianBlur(_match_light(_lab_small(warped), _lab_small(reference))[..., 0],
-                           (5, 5), 0)
+    lab = _lab_small(reference)
+    ref = cv2.GaussianBlur(lab[..., 0], (5, 5), 0)
+    new = cv2.GaussianBlur(_match_light(_lab_small(warped), lab)[..., 0], (5, 5), 0)
     w = np.eye(3, dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
     try:
@@ -378,9 +379,14 @@ def _change(before: Any, after: Any, unshade: bool = False
 def _compared(before: Any, after: Any, unshade: bool = False
               ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """The two main boards as :func:`change_map` compares them: Lab, SMALL pixels a square,
-    ``after`` lit like ``before`` and aligned onto it."""
-    a = _lab_small(before)
-    return a, _align(_match_light(_lab_small(after, like=before, unshade=unshade), a), a)
+    ``after`` lit like ``before`` (``unshade``: and a shadow's light taken out,
+    :func:`_unshaded`) and aligned onto it."""
+    ref = _bgr_small(before)
+    small = _bgr_small(after)
+    if unshade:
+        small = _unshaded(small, ref)
+    a = _lab(ref)
+    return a, _align(_match_light(_lab(_balanced(small, ref)), a), a)
 
 
 def _square_diffs(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -1289,7 +1295,7 @@ class Tracker:
                 self._lost_retry = now
         warped = self.warp(frame)
         if self.relocate and self._alignment is not None and (lost or self._settling(t)):
-            warped = self._covered(frame, self._refind(frame, warped, lost=lost))
+            warped = self._refind(frame, warped, lost=lost)
         return self.step_warped(warped, t, self.stills and self._same_picture(frame))
 
     def _same_picture(self, frame: Frame) -> bool:
@@ -1351,7 +1357,7 @@ class Tracker:
         self.relocations += 1
         if self.stabiliser is not None:
             self.stabiliser.reset(corners)
-        return again
+        return self._covered(frame, again)
 
     def _stabilised(self, frame: Frame) -> Corners:
         """The board's corners in ``frame``, carried from the last frame's by the stabiliser.
