@@ -100,6 +100,12 @@ def unseen_squares(corners: Corners, shape: tuple[int, ...]) -> np.ndarray[Any, 
     edge of the board is cut off. Their warped pixels are the warp's black border, not the
     board. A board whose corners are the picture's own (a rectified frame) is seen whole."""
     to_image = np.linalg.inv(homography(corners))
+    # the inverse's scale may be negative (it is only defined up to one): the board's own
+    # points then have w < 0 and were all taken for points behind the camera (every square
+    # of a board seen at 35 degrees "unseen", so no move was ever seen)
+    centre = to_image @ np.array([BOARD / 2.0, BOARD / 2.0, 1.0])
+    if centre[2] < 0:
+        to_image = -to_image
     rows, cols = np.indices((8, 8))
     offsets = [(UNSEEN_INNER, UNSEEN_INNER), (1 - UNSEEN_INNER, UNSEEN_INNER),
                (UNSEEN_INNER, 1 - UNSEEN_INNER), (1 - UNSEEN_INNER, 1 - UNSEEN_INNER)]

@@ -1300,9 +1300,12 @@ class Tracker:
 
     def _same_picture(self, frame: Frame) -> bool:
         """Whether ``frame`` shows the board as the last frame of a folder did, but for the
-        light: no square (but one) changed beyond the median square. A video cut into frames
-        has such runs; photos taken one per position differ where a piece moved (each a
-        square's worth of grey levels or more), and everywhere when taken in the hand. Seen
+        light: no square changed beyond the median square. A video cut into frames has such
+        runs; photos taken one per position differ where a piece moved (each a square's worth
+        of grey levels or more), and everywhere when taken in the hand. Every square counts: a
+        move seen from low down may change one square visibly and its neighbours a little
+        (the second largest change was used, and such a photo replaced the one before it, its
+        move lost). Seen
         through the first frame's corners, not the stabilised ones: photos carried onto one
         another differ little on average, and a camera settling its exposure makes the
         stabilised corners wander a little."""
@@ -1312,7 +1315,7 @@ class Tracker:
         if previous is None:
             return False
         squares = np.abs(grey - previous).reshape(8, SMALL, 8, SMALL).mean(axis=(1, 3))
-        spread = float(np.partition(squares.ravel(), -2)[-2]) - float(np.median(squares))
+        spread = float(squares.max()) - float(np.median(squares))
         return spread < STILL_SQUARE
 
     def _refresh_stabiliser(self) -> None:

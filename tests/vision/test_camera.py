@@ -298,6 +298,10 @@ def test_unseen_squares_are_the_ones_cut_off() -> None:
     corner = np.float32([[0, 0], [400, 0], [400, 400], [-30, 430]])
     seen_a1 = unseen_squares(corner, (400, 400, 3))
     assert seen_a1[7, 0] and not seen_a1[0].any() and not seen_a1[:, 7].any()
+    # a board seen at 35 degrees, whose homography's inverse comes out with a negative
+    # scale: every square was "unseen" (taken from the reference), and no move was seen
+    oblique = np.float32([[298.4, 375.9], [661.6, 375.9], [815.6, 672.5], [144.4, 672.5]])
+    assert not unseen_squares(oblique, (960, 960, 3)).any()
 
 
 def test_stills_missed_frames_resynchronise(data: Path) -> None:
