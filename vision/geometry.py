@@ -9,6 +9,7 @@ engine's square index (rank * 8 + file, a1 = 0).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -20,6 +21,11 @@ SQUARE = 50  # pixels per square in the warped board
 MAX_PIXEL = 1e6  # no camera has corners a million pixels away
 BOARD = 8 * SQUARE
 UNSEEN_INNER = 0.25  # a square is seen when the picture shows it from this far in from its edges
+#: a generic turned piece: (share of its height, radius in squares) of the rings its outline
+#: is the hull of (foot, waist, head)
+PIECE_PROFILE = ((0.0, 0.33), (0.6, 0.2), (1.0, 0.15))
+LEAN_STRETCH = 4.0  # a camera at about a piece's height sees its head at most this far out
+COVER_RASTER = 8  # raster cells a side of a square when measuring what a piece covers
 
 Corners = np.ndarray[Any, np.dtype[np.float32]]
 
@@ -121,6 +127,82 @@ def unseen_squares(corners: Corners, shape: tuple[int, ...]) -> np.ndarray[Any, 
         inside = (w > 0) & (x >= -0.5) & (x <= width - 0.5) & (y >= -0.5) & (y <= h - 0.5)
         seen &= inside.reshape(8, 8)
     return np.asarray(~seen)
+
+
+def camera_position(corners: Corners, shape: tuple[int, ...]
+                    ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+    """Where the camera that took a picture of ``shape`` (height, width, ...) stands, from the
+    board's ``corners`` in it: (x, y, z) in squares, x along rank 1 from a1's outer corner,
+    y along the a-file, z above the board. None when the picture cannot tell: seen from
+    straight above (any height fits), or corners that no camera could see.
+
+    Why: in an oblique view a tall piece covers the squares behind its own, away from the
+    camera's foot, and by more the lower the camera (:func:`silhouettes`). The board's
+    homography is K [r1 r2 t] (Zhang's plane calibration) with K unknown only in its focal
+    length when the pixels are square and the optical axis meets the picture's centre (a
+    phone's or a webcam's whole picture): r1 and r2 are orthogonal and of one length, which
+    gives the focal length, and then the camera's pose."""
+    h, w = shape[:2]
+    board = np.array([[0, 8], [8, 8], [8, 0], [0, 0]], dtype=np.float32)
+    to_image = cv2.getPerspectiveTransform(board, np.asarray(corners, dtype=np.float32))
+    centred = np.array([[1.0, 0, -w / 2.0], [0, 1.0, -h / 2.0], [0, 0, 1.0]]) @ to_image
+    (a1, a2, a3), (b1, b2, b3), (c1, c2, c3) = centred
+    focal2 = []  # (how well determined, estimate) from each of the two conditions
+    if c1 * c2 != 0.0:
+        focal2.append((abs(c1 * c2), -(a1 * a2 + b1 * b2) / (c1 * c2)))
+    if c1 * c1 != c2 * c2:
+        focal2.append((abs(c1 * c1 - c2 * c2),
+                       -(a1 * a1 + b1 * b1 - a2 * a2 - b2 * b2) / (c1 * c1 - c2 * c2)))
+    usable = [(weight, f2) for weight, f2 in focal2 if f2 > 0.0]
+    if not usable:
+        return None
+    focal = float(np.sqrt(max(usable)[1]))
+    m = np.diag([1.0 / focal, 1.0 / focal, 1.0]) @ centred
+    scale = 2.0 / float(np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+    if m[2, 2] < 0:  # the board in front of the camera
+        scale = -scale
+    r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+    rotation = np.stack([r1, r2, np.cross(r1, r2)], axis=1)
+    position = -rotation.T @ t
+    if not np.all(np.isfinite(position)) or position[2] <= 0.0:
+        return None
+    return np.asarray(position, dtype=np.float64)
+
+
+def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[float]
+                ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+    """(len(heights), 64, 64), square indices (a1 = 0): ``[k, s, t]`` is the share of square
+    ``t`` that a piece ``heights[k]`` squares tall standing on ``s`` covers in a picture of
+    ``shape`` with the board at ``corners`` (its outline seen from the camera, drawn on the
+    board's plane); None when the camera's place is unknown (:func:`camera_position`).
+
+    From above a piece covers its own square (about a third of it); from a player's side
+    it also covers the square behind; from low down its body stands over the next square
+    and its head over the one after, diagonally when the camera is at a corner. The
+    outline is the hull of PIECE_PROFILE's rings: a generic turned piece, not a model."""
+    camera = camera_position(corners, shape)
+    if camera is None:
+        return None
+    turn = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
+    ring = np.stack([np.cos(turn), np.sin(turn)], axis=1)
+    files, ranks = np.arange(64) % 8 + 0.5, np.arange(64) // 8 + 0.5
+    out = np.zeros((len(heights), 64, 64), dtype=np.float64)
+    cell = COVER_RASTER
+    for k, height in enumerate(heights):
+        canvas = np.zeros((8 * cell, 8 * cell), dtype=np.uint8)
+        for s in range(64):
+            points = []
+            for share, radius in PIECE_PROFILE:
+                z = share * height
+                # a point at height z is seen over the ground where the camera's ray meets it
+                stretch = min(camera[2] / max(camera[2] - z, 1e-9), LEAN_STRETCH)
+                centre = np.array([files[s], ranks[s]]) + radius * ring
+                points.append(camera[:2] + (centre - camera[:2]) * stretch)
+            hull = cv2.convexHull(np.round(np.concatenate(points) * cell * 16).astype(np.int32))
+            canvas[:] = 0
+            cv2.fillConvexPoly(canvas, hull, 1, shift=4)
+            out[k, s] = canvas.reshape(8, cell, 8, cell).mean(axis=(1, 3)).ravel()
+    return out
 
 
 def grid_to_index(row: int, col: int) -> int:

@@ -55,7 +55,7 @@ every other candidate board by a margin.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -76,6 +76,7 @@ from vision.geometry import (
     outline,
     painted,
     rotate_corners,
+    silhouettes,
     unseen_squares,
     warp_board,
 )
@@ -126,7 +127,16 @@ SHIFT = 1             # squares are compared at every shift up to this many SMAL
 #                       (after the ECC alignment: what is left is local)
 MAX_SEQUENCE = 3      # longest action sequence tried when re-synchronising
 SHADE_CHANGED = 4     # more changed squares than a move's, none explained: a shadow is looked for
-LEAN_RATIO = 1.1      # a view is oblique when its near side is this many times its far side
+#: a piece's height in squares by its letter (a Staunton set: the king about 1.7 squares tall,
+#: a pawn 0.9); other variants' pieces stand PIECE_OTHER tall
+PIECE_HEIGHT = {"K": 1.7, "Q": 1.55, "B": 1.3, "N": 1.15, "R": 1.0, "P": 0.9}
+PIECE_OTHER = 1.2
+HEIGHTS = tuple(sorted({*PIECE_HEIGHT.values(), PIECE_OTHER}))  # shortest first
+LEAN_COVER = 0.1      # a changed piece seen over this share of a square: it may change ...
+LEAN_STRONG = 0.3     # ... over this share: it should (LEAN_MISS when it does not)
+LEAN_CREDIT = 0.5     # share of a leaning square's change credited to a move
+LEAN_MISS = 1.0       # debit for an expected leaning square that did not change
+LEAN_SHARE = 2.0      # a square behind another's piece that changed this much less: leaning
 SHADE_SPLIT = 5       # a shadow's light is measured on parts of a square, this many a side ...
 SHADE_CELLS = 7       # ... as the median over this many parts a side round each
 SHADE_DEPTH = float(np.log(1 / 0.3))  # a shadow leaves at least 30 % of the light (log gain)
@@ -175,6 +185,8 @@ class Candidate:
     #: a capture attempt the rules turn down: the picture is the capture made on the board,
     #: the position stays (the player puts both pieces back)
     attempt: bool = False
+    #: the piece code then on every square (0 empty): how tall what stands there is
+    pieces: np.ndarray[Any, np.dtype[np.int64]] = field(kw_only=True)
 
     @property
     def squares(self) -> frozenset[int]:
@@ -188,6 +200,7 @@ class Decision:
     candidate: Candidate | None
     score: float
     changed: int
+    loose: int = 0  # changed squares the candidate leaves unexplained (a hand's, or a move's)
 
 
 STANDARD_INDEX = tuple(range(64))
@@ -524,32 +537,6 @@ def _best_shift(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any],
     return best
 
 
-def behind(corners: Corners) -> np.ndarray[Any, np.dtype[np.int64]] | None:
-    """For every square (a1 = 0) of the board at ``corners``, the next square away from the
-    camera (64 ints, -1 at the far edge), or None when the board is seen from above.
-
-    The side nearest the camera is the longest in the picture (perspective); a view counts
-    as oblique when it is LEAN_RATIO times its opposite. Why: in an oblique view a tall piece
-    covers part of the square behind its own, so a move changes those squares too, as much
-    as a quarter of its own squares' change (a queen taking on d4 seen from White's side
-    changed d5 by 119 against d4's 180), and a pawn's push then looked like a push one square
-    further; rendered games seen at near/far ratios of 1.36 and 1.50 lost their way after a
-    few moves (95 and 11 of 120 moves; 120 and 106 now, docs/vision.md)."""
-    c = np.asarray(corners, dtype=np.float64)
-    sides = {"rank 8": (c[0], c[1]), "h-file": (c[1], c[2]), "rank 1": (c[2], c[3]),
-             "a-file": (c[3], c[0])}
-    length = {k: float(np.linalg.norm(a - b)) for k, (a, b) in sides.items()}
-    opposite = {"rank 8": "rank 1", "rank 1": "rank 8", "a-file": "h-file", "h-file": "a-file"}
-    near = max(length, key=lambda k: length[k])
-    if length[near] < LEAN_RATIO * length[opposite[near]]:
-        return None
-    step = {"rank 1": 8, "rank 8": -8, "a-file": 1, "h-file": -1}[near]
-    squares = np.arange(64)
-    after = squares + step
-    inside = (after >= 0) & (after < 64) & ((abs(step) == 8) | (after // 8 == squares // 8))
-    return np.asarray(np.where(inside, after, -1), dtype=np.int64)
-
-
 def threshold(change: np.ndarray[Any, Any]) -> float:
     """The change a square needs to count as changed: above the board's own noise."""
     med = float(np.median(change))
@@ -769,12 +756,15 @@ class Decoder:
                    start: np.ndarray[Any, Any], pieces: np.ndarray[Any, Any]) -> Candidate:
         colour = np.asarray(occupancy_of(state, self.index), dtype=np.int64)
         mask = colour != start
+        after = np.asarray(pieces_of(state, self.index), dtype=np.int64)
         if len(actions) == 1 and not mask.any():
             shown = attempt_picture(actions[0], start, self.index)
             if shown is not None:  # a failed attempt: the capture is made, then undone
-                return Candidate(actions, shown != start, shown, None, attempt=True)
-        optional = (np.asarray(pieces_of(state, self.index)) != pieces) & ~mask
-        return Candidate(actions, mask, colour, optional if optional.any() else None)
+                return Candidate(actions, shown != start, shown, None, attempt=True,
+                                 pieces=pieces)
+        optional = (after != pieces) & ~mask
+        return Candidate(actions, mask, colour, optional if optional.any() else None,
+                         pieces=after)
 
     def candidates(self) -> list[Candidate]:
         """Every legal action and action + reply from the current position (cached per
@@ -843,11 +833,15 @@ class Decoder:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
         best = self._score(cands, change, tau, agree, lean)
-        if best.candidate is None and deep:
+        if deep and (best.candidate is None or best.loose):
+            # a move that leaves changed squares unexplained may be one of a longer sequence
+            # (a king's step e7-e8 hidden behind the king, after two moves already taken)
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
             deeper = self._enumerate(MAX_SEQUENCE, touching)
-            best = self._score(cands + deeper, change, tau, agree, lean)
-        return Decision(best.candidate, best.score, changed)
+            again = self._score(cands + deeper, change, tau, agree, lean)
+            if again.candidate is not None or best.candidate is None:
+                best = again
+        return Decision(best.candidate, best.score, changed, best.loose)
 
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
                agree: np.ndarray[Any, Any], lean: np.ndarray[Any, Any] | None = None
@@ -866,17 +860,17 @@ class Decoder:
         for k, c in enumerate(cands):
             if c.optional is not None:
                 optional[k] = c.optional
-        leaning = np.zeros_like(mask)
+        leaning = np.zeros_like(mask)   # squares a changed piece is seen over
+        expected = np.zeros_like(mask)  # ... mostly: they should change with it
+        seconded = np.zeros_like(mask)  # a sequence's squares its own pieces are seen over
         if lean is not None:
-            # The square behind each changed square, seen from the camera: a tall piece put
-            # on it, or gone from it, was seen over that square too. It may change or not,
-            # and when it does the change is the move's (as a retaken square's is).
-            src = np.flatnonzero(lean >= 0)
-            leaning[:, lean[src]] = mask[:, src]
-            leaning &= ~(mask | optional)
-            optional = optional | leaning
-        score = ((support * mask).sum(axis=1) + (np.maximum(e, 0.0)[None, :] * optional).sum(axis=1)
-                 - (positive[None, :] * ~(mask | optional)).sum(axis=1)
+            leaning, expected, seconded = self._leaning(cands, mask, optional, change, lean)
+        gain = np.maximum(e, 0.0)[None, :]
+        credit = np.where(seconded, LEAN_CREDIT * gain, support)
+        score = ((credit * mask).sum(axis=1) + (gain * optional).sum(axis=1)
+                 + (gain * np.where(expected, 1.0, LEAN_CREDIT) * leaning).sum(axis=1)
+                 - LEAN_MISS * (expected & (e <= 0)[None, :]).sum(axis=1)
+                 - (positive[None, :] * ~(mask | optional | leaning)).sum(axis=1)
                  - PAIR_PENALTY * (length - 1))
         # Only candidates whose every square changed (or changed a little, with the classifier
         # agreeing on its new content) can explain the frame; the best of them must beat the
@@ -891,7 +885,12 @@ class Decoder:
         # The runner-up is the best explanation of another picture: a longer sequence that
         # leaves the same picture (a move, then a capture attempt the rules turned down while
         # no frame was taken) is the same evidence explained at a cost, not a rival.
-        rivals = [k for k in order[1:] if not np.array_equal(colour[k], colour[top])]
+        # So is a longer sequence whose own squares are the best's squares and the squares
+        # its pieces are seen over (:data:`LEAN_SHARE`).
+        covered = mask[top] | leaning[top]
+        rivals = [k for k in order[1:] if not np.array_equal(colour[k], colour[top])
+                  and not (length[k] > length[top] and not np.any(mask[k] & ~seconded[k]
+                                                                  & ~covered))]
         runner = float(score[rivals[0]]) if rivals else 0.0
         cand = cands[top]
         sq = cand.mask
@@ -905,7 +904,57 @@ class Decoder:
         if (best_score <= 0 or not change_ok or hand
                 or lead < max(MIN_LEAD, MARGIN * best_score)):
             return Decision(None, best_score, 0)
-        return Decision(cand, best_score, 0)
+        return Decision(cand, best_score, 0, int(np.sum((e > 0) & ~seen)))
+
+    def _heights(self, codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The height class (an index into HEIGHTS, -1: no piece) of each piece code."""
+        letter = self.game.variant.piece_letter
+        found, where = np.unique(codes, return_inverse=True)
+        classes = np.array([HEIGHTS.index(PIECE_HEIGHT.get(letter(int(c)).upper(), PIECE_OTHER))
+                            if c else -1 for c in found], dtype=np.int64)
+        return np.asarray(classes[where].reshape(codes.shape), dtype=np.int64)
+
+    def _leaning(self, cands: list[Candidate], mask: np.ndarray[Any, Any],
+                 optional: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
+                 cover: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], ...]:
+        """For each candidate: the squares the pieces it changes are seen over (the taller
+        of the one that was and the one that is on each square, ``cover`` being
+        :func:`vision.geometry.silhouettes` for HEIGHTS); those it mostly covers, which
+        should change with it; and the squares of a sequence that one of its own pieces is
+        seen over.
+
+        Why: from a player's side a tall piece put on a square, or gone from it, was seen
+        over the squares behind too; from low down a pawn's body stands over the next square
+        and a king's head over the one after. A move changes them, and a candidate that
+        puts a piece where the square behind it did not change is less likely (a pawn
+        pushed to f3 seen at 35 degrees changed f2 by 48, f3 by 20 and f4 by 38: the push
+        to f4 explained the same squares, but its head would have changed f5)."""
+        size = cover.shape[1]
+        root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:size]
+        after = np.stack([c.pieces for c in cands])[:, :size]
+        tallest = np.maximum(self._heights(root)[None, :], self._heights(after))
+        moved = (mask | optional)[:, :size]
+        leaning = np.zeros_like(mask)
+        expected = np.zeros_like(mask)
+        for k in range(len(HEIGHTS)):
+            standing = (moved & (tallest == k)).astype(np.float64)
+            if standing.any():
+                leaning[:, :size] |= (standing @ (cover[k] >= LEAN_COVER)) > 0
+                expected[:, :size] |= (standing @ (cover[k] >= LEAN_STRONG)) > 0
+        leaning &= ~(mask | optional)
+        expected &= leaning
+        # A sequence must not claim as its own moves what its own pieces' heights explain
+        # (a rook's capture a6xa4 read as a6-a7 and a4-a5: a7 and a5 changed by 38 and 17,
+        # behind a6 and a4 that changed by 180): in a sequence, a square a tall piece on
+        # another of its squares is seen over, that changed under half as much, is leaning.
+        length = np.array([len(c.actions) for c in cands])
+        small = change[:size]
+        behind = (cover[-1] >= LEAN_COVER) & ~np.eye(size, dtype=bool)
+        shaded = behind & (small[:, None] > LEAN_SHARE * small[None, :])
+        mine = mask[:, :size] & (length > 1)[:, None]
+        seconded = np.zeros_like(mask)
+        seconded[:, :size] = mine & ((mine.astype(np.float64) @ shaded) > 0)
+        return leaning, expected, seconded
 
     def accept(self, candidate: Candidate) -> list[str]:
         """Play the candidate's actions; their canonical texts."""
@@ -966,6 +1015,9 @@ class Tracker:
         self.still_since = 0   # frame number where the current still period began
         self._reference: Any = None
         self._unseen: frozenset[int] = frozenset()  # squares (a1 = 0) the last frame cut off
+        self._shape: tuple[int, ...] | None = None  # the last frame's (height, width)
+        #: what pieces cover, for the corners and picture size it was worked out for
+        self._lean_for: tuple[tuple[bytes, tuple[int, ...]], Any] | None = None
         self._last_check: Any = None
         self._dirty: set[int] = set()
         self._previous: Any = None
@@ -1279,6 +1331,7 @@ class Tracker:
         position, a folder's frame number / fps, a live frame's arrival); without ``t``
         frames are NOMINAL_FPS a second apart. Returns the moves it completed (usually none)."""
         lost = False
+        self._shape = tuple(frame.shape[:2])
         if self.frames == 0 and self.stills and self.stabiliser is None \
                 and not _fills(frame, self.corners):
             # photos taken one by one, each framed a little differently (a rectified frame
@@ -1512,9 +1565,15 @@ class Tracker:
         return unshaded, again
 
     def _lean(self) -> np.ndarray[Any, Any] | None:
-        """For every square (a1 = 0) the square behind it as the camera sees the board (64
-        ints, -1: none), or None when the camera looks from above (:func:`behind`)."""
-        return behind(self.corners)
+        """What a piece of each of HEIGHTS on each square covers of every square, seen from
+        where the camera stands (:func:`vision.geometry.silhouettes`); None when that is not
+        known (a rectified frame, a view from straight above). Kept while the corners stay."""
+        if self._shape is None:
+            return None
+        key = (self.corners.tobytes(), self._shape)
+        if self._lean_for is None or self._lean_for[0] != key:
+            self._lean_for = (key, silhouettes(self.corners, self._shape, HEIGHTS))
+        return self._lean_for[1]
 
     def _puzzle(self) -> None:
         """One more settled check that the board changed and no move was taken."""

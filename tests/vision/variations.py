@@ -280,6 +280,24 @@ def oblique_camera(height: float, back: float, focal: float = 800.0) -> Camera:
     return np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]]), rotation, pos
 
 
+def orbit_camera(azimuth: float, elevation: float, distance: float = 11.0,
+                 focal: float = 650.0) -> Camera:
+    """A camera ``distance`` squares from the board's centre, looking at it from ``elevation``
+    degrees above the table and from ``azimuth`` degrees round it (0: White's side, 90: the
+    h-file's, 180: Black's), as a phone held by a player or a spectator anywhere."""
+    az, el = np.deg2rad(azimuth), np.deg2rad(elevation)
+    pos = np.array([4.0 + distance * np.cos(el) * np.sin(az),
+                    4.0 - distance * np.cos(el) * np.cos(az), distance * np.sin(el)])
+    ahead = np.array([4.0, 4.0, 0.0]) - pos
+    ahead /= np.linalg.norm(ahead)
+    up = [0.0, 0.0, 1.0] if elevation < 89 else [np.sin(az), -np.cos(az), 0.0]
+    right = np.cross(ahead, up)
+    right /= np.linalg.norm(right)
+    rotation = np.stack([right, np.cross(ahead, right), ahead])
+    w, h = RENDER_SIZE
+    return np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]]), rotation, pos
+
+
 def _project(camera: Camera, points: Any) -> Any:
     k, rotation, pos = camera
     p = ((np.asarray(points, dtype=np.float64) - pos) @ rotation.T) @ k.T
