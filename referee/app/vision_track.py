@@ -136,6 +136,9 @@ LEAN_COVER = 0.1      # a changed piece seen over this share of a square: it may
 LEAN_STRONG = 0.3     # ... over this share: it should (LEAN_MISS when it does not)
 LEAN_CREDIT = 0.5     # share of a leaning square's change credited to a move
 LEAN_MISS = 1.0       # debit for an expected leaning square that did not change
+VEIL_COVER = 0.5      # a piece in front over this share of a square: the camera sees it there
+MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
+LEAN_KEEP = 4.0       # pixels the corners may move before what pieces cover is worked out anew
 LEAN_SHARE = 2.0      # a square behind another's piece that changed this much less: leaning
 SHADE_SPLIT = 5       # a shadow's light is measured on parts of a square, this many a side ...
 SHADE_CELLS = 7       # ... as the median over this many parts a side round each
@@ -747,6 +750,8 @@ class Decoder:
         self.game = game
         self.index = tuple(view_of(game.variant).index if index is None else index)
         self._cached: tuple[State, list[Candidate]] | None = None
+        #: each candidate's veiled squares (:meth:`_veiled`) for one position and one cover
+        self._veils: tuple[State, Any, dict[tuple[Action, ...], Any]] | None = None
 
     def occupancy(self) -> tuple[int, ...]:
         """The colour on each visible square (a1 = 0) in the current position."""
@@ -863,8 +868,12 @@ class Decoder:
         leaning = np.zeros_like(mask)   # squares a changed piece is seen over
         expected = np.zeros_like(mask)  # ... mostly: they should change with it
         seconded = np.zeros_like(mask)  # a sequence's squares its own pieces are seen over
+        veiled = np.zeros_like(mask)    # squares it changes that look the same
         if lean is not None:
             leaning, expected, seconded = self._leaning(cands, mask, optional, change, lean)
+            veiled = self._veiled(cands, mask, lean)
+            mask = mask & ~veiled  # may change or not
+            optional = optional | veiled
         gain = np.maximum(e, 0.0)[None, :]
         credit = np.where(seconded, LEAN_CREDIT * gain, support)
         score = ((credit * mask).sum(axis=1) + (gain * optional).sum(axis=1)
@@ -893,8 +902,8 @@ class Decoder:
                                                                   & ~covered))]
         runner = float(score[rivals[0]]) if rivals else 0.0
         cand = cands[top]
-        sq = cand.mask
-        seen = (sq if cand.optional is None else sq | cand.optional) | leaning[top]
+        sq = cand.mask & ~veiled[top]
+        seen = cand.mask | optional[top] | leaning[top]
         change_ok = True
         hand = bool(_occluded(change, tau, seen, sq & (cand.colour != EMPTY)).any())
         if _forgiven(change, tau, seen):  # a hand at the edge: the classifier must agree too
@@ -920,7 +929,8 @@ class Decoder:
         """For each candidate: the squares the pieces it changes are seen over (the taller
         of the one that was and the one that is on each square, ``cover`` being
         :func:`vision.geometry.silhouettes` for HEIGHTS); those it mostly covers, which
-        should change with it; and the squares of a sequence that one of its own pieces is
+        should change with it unless what stands there is as tall or of its colour; and the
+        squares of a sequence that one of its own pieces is
         seen over.
 
         Why: from a player's side a tall piece put on a square, or gone from it, was seen
@@ -932,15 +942,21 @@ class Decoder:
         size = cover.shape[1]
         root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:size]
         after = np.stack([c.pieces for c in cands])[:, :size]
-        tallest = np.maximum(self._heights(root)[None, :], self._heights(after))
+        was, now = self._heights(root)[None, :], self._heights(after)
+        tallest = np.maximum(was, now)
+        hue = np.where(was >= now, root[None, :] >> 4, after >> 4)  # the taller one's colour
         moved = (mask | optional)[:, :size]
         leaning = np.zeros_like(mask)
         expected = np.zeros_like(mask)
         for k in range(len(HEIGHTS)):
-            standing = (moved & (tallest == k)).astype(np.float64)
-            if standing.any():
-                leaning[:, :size] |= (standing @ (cover[k] >= LEAN_COVER)) > 0
-                expected[:, :size] |= (standing @ (cover[k] >= LEAN_STRONG)) > 0
+            standing = moved & (tallest == k)
+            if not standing.any():
+                continue
+            leaning[:, :size] |= (standing.astype(np.float64) @ (cover[k] >= LEAN_COVER)) > 0
+            # ... and it changes unless a piece as tall, or one of its colour, stands there
+            for side in (1, 2):
+                over = (standing & (hue == side)).astype(np.float64) @ (cover[k] >= LEAN_STRONG)
+                expected[:, :size] |= (over > 0) & (tallest < k) & (root[None, :] >> 4 != side)
         leaning &= ~(mask | optional)
         expected &= leaning
         # A sequence must not claim as its own moves what its own pieces' heights explain
@@ -955,6 +971,53 @@ class Decoder:
         seconded = np.zeros_like(mask)
         seconded[:, :size] = mine & ((mine.astype(np.float64) @ shaded) > 0)
         return leaning, expected, seconded
+
+    def _looks(self, codes: np.ndarray[Any, Any], cover: np.ndarray[Any, Any],
+               squares: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """The colour the camera sees on each of ``squares`` with ``codes`` on the board: that
+        of the piece in front that covers most of it (at least VEIL_COVER; a piece's own
+        foot is in the middle of its square, its body stands over the squares behind), else
+        the square's own."""
+        size = cover.shape[1]
+        heights = self._heights(codes[:size])
+        standing = np.flatnonzero(heights >= 0)
+        colour = codes[squares] >> 4
+        if not len(standing):
+            return np.asarray(colour)
+        share = cover[heights[standing], standing][:, squares]  # (standing, squares)
+        share[standing[:, None] == squares[None, :]] = 0.0
+        front = share.argmax(axis=0)
+        strong = share[front, np.arange(len(squares))] >= VEIL_COVER
+        return np.asarray(np.where(strong, codes[standing[front]] >> 4, colour))
+
+    def _veiled(self, cands: list[Candidate], mask: np.ndarray[Any, Any],
+                cover: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """The squares a candidate changes that look the same before and after: a piece in
+        front covers them with one colour both times (seen from White's side at 45 degrees a
+        black pawn f7-f6 stands over f7 as it stood on it: f7 changed by 0, f6 by 101, and
+        f7-f6 was implausible; a knight leaving b1 behind the b2 pawn, seen from Black's
+        side, changed b1 by 12). They may change or not, as a square taken and retaken."""
+        state = self.game.state
+        if self._veils is None or self._veils[0] is not state or self._veils[1] is not cover:
+            self._veils = (state, cover, {})  # the same every frame until a move or a bump
+        known = self._veils[2]
+        size = cover.shape[1]
+        root = np.asarray(pieces_of(state, self.index), dtype=np.int64)
+        veiled = np.zeros_like(mask)
+        for k, c in enumerate(cands):
+            if len(c.actions) > MAX_VEILED:
+                continue
+            row = known.get(c.actions)
+            if row is None:
+                row = known[c.actions] = np.zeros(mask.shape[1], dtype=bool)
+                # only a piece's leaving may be hidden: one put down shows
+                squares = np.flatnonzero(mask[k, :size] & (c.pieces[:size] == 0))
+                if len(squares):
+                    before = self._looks(root, cover, squares)
+                    after = self._looks(c.pieces, cover, squares)
+                    row[squares] = (before == after) & (before > 0)
+            veiled[k] = row
+        return veiled
 
     def accept(self, candidate: Candidate) -> list[str]:
         """Play the candidate's actions; their canonical texts."""
@@ -1017,7 +1080,7 @@ class Tracker:
         self._unseen: frozenset[int] = frozenset()  # squares (a1 = 0) the last frame cut off
         self._shape: tuple[int, ...] | None = None  # the last frame's (height, width)
         #: what pieces cover, for the corners and picture size it was worked out for
-        self._lean_for: tuple[tuple[bytes, tuple[int, ...]], Any] | None = None
+        self._lean_for: tuple[Any, tuple[int, ...], Any] | None = None
         self._last_check: Any = None
         self._dirty: set[int] = set()
         self._previous: Any = None
@@ -1567,13 +1630,18 @@ class Tracker:
     def _lean(self) -> np.ndarray[Any, Any] | None:
         """What a piece of each of HEIGHTS on each square covers of every square, seen from
         where the camera stands (:func:`vision.geometry.silhouettes`); None when that is not
-        known (a rectified frame, a view from straight above). Kept while the corners stay."""
+        known (a rectified frame, a view from straight above). Kept while the corners stay
+        within LEAN_KEEP pixels of those it was worked out for (a camera in the hand moves
+        them every frame, and working it out anew, the candidates' veils with it, made a move
+        late)."""
         if self._shape is None:
             return None
-        key = (self.corners.tobytes(), self._shape)
-        if self._lean_for is None or self._lean_for[0] != key:
-            self._lean_for = (key, silhouettes(self.corners, self._shape, HEIGHTS))
-        return self._lean_for[1]
+        kept = self._lean_for
+        if (kept is None or kept[1] != self._shape
+                or float(np.abs(kept[0] - self.corners).max()) > LEAN_KEEP):
+            kept = self._lean_for = (np.array(self.corners, dtype=np.float32), self._shape,
+                                     silhouettes(self.corners, self._shape, HEIGHTS))
+        return kept[2]
 
     def _puzzle(self) -> None:
         """One more settled check that the board changed and no move was taken."""
