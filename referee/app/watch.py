@@ -163,8 +163,8 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
                 publisher.start(referee)  # the hub's arbiter commands run on the referee
             referee.start()
             try:
-                with _stopped_by_sigterm():
-                    session.pump.run()
+                with _stop_requests() as stopped:
+                    session.pump.run(stop=stopped)
             except KeyboardInterrupt:
                 pass
     except (BridgeError, HardwareError, RefereeError, ValueError) as err:
@@ -190,21 +190,28 @@ def _resumed_clock(settings: SessionSettings, journal: Journal | None) -> ChessC
 
 
 @contextlib.contextmanager
-def _stopped_by_sigterm() -> Iterator[None]:
-    """SIGTERM (``kill``, systemd stopping ``run``) ends the game as Ctrl-C does: the lines
-    still held are printed and the game summed up. Only the main thread can take signals."""
+def _stop_requests() -> Iterator[Callable[[], bool]]:
+    """Ctrl-C and SIGTERM (``kill``, systemd stopping ``run``) end the game between two steps of
+    the pump: the lines still held are printed and the game summed up. Why not raise at once:
+    an exception raised wherever the main thread stands lost a held line that was being printed
+    (a busy machine, a ``kill`` while a move's line was written). A second signal raises at once
+    (a pump that does not come back). Only the main thread can take signals."""
+    asked: list[int] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield lambda: False
         return
 
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
+    def ask(signum: int, frame: FrameType | None) -> None:
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(signum)
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
+    previous = {sig: signal.signal(sig, ask) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield
+        yield lambda: bool(asked)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _doubts(camera: object) -> Callable[[], tuple[int, int]]:

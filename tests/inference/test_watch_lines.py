@@ -52,3 +52,24 @@ def test_a_game_over_prints_the_lines_it_held() -> None:
     _play(game, "d8h4", output)  # mate: no move can follow
     assert [line for line in out.getvalue().splitlines() if not line.startswith("#")] == [
         "f2f3", "e7e5", "g2g4", "d8h4"]
+
+
+def test_a_signal_asks_the_pump_to_stop_and_a_second_one_interrupts() -> None:
+    """SIGTERM (and Ctrl-C) only ask ``watch`` to stop between two steps of its pump: raised
+    where the main thread stood, a line being printed was lost (a ``kill`` on a busy machine
+    printed four of a record's five actions). A second signal interrupts at once."""
+    import os
+    import signal
+
+    import pytest
+
+    from referee.app.watch import _stop_requests
+
+    before = signal.getsignal(signal.SIGTERM)
+    with _stop_requests() as stopped:
+        assert not stopped()
+        os.kill(os.getpid(), signal.SIGTERM)  # delivered before kill returns (to ourselves)
+        assert stopped()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+    assert signal.getsignal(signal.SIGTERM) is before
