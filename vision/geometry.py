@@ -185,23 +185,23 @@ def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[floa
         return None
     turn = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
     ring = np.stack([np.cos(turn), np.sin(turn)], axis=1)
-    files, ranks = np.arange(64) % 8 + 0.5, np.arange(64) // 8 + 0.5
-    out = np.zeros((len(heights), 64, 64), dtype=np.float64)
+    centres = np.stack([np.arange(64) % 8 + 0.5, np.arange(64) // 8 + 0.5], axis=1)
     cell = COVER_RASTER
+    out = np.zeros((len(heights), 64, 64), dtype=np.float64)
+    canvas = np.zeros((64, 8 * cell, 8 * cell), dtype=np.uint8)
     for k, height in enumerate(heights):
-        canvas = np.zeros((8 * cell, 8 * cell), dtype=np.uint8)
+        rings = []
+        for share, radius in PIECE_PROFILE:
+            # a point at height z is seen over the ground where the camera's ray meets it
+            z = share * height
+            stretch = min(camera[2] / max(camera[2] - z, 1e-9), LEAN_STRETCH)
+            around = centres[:, None, :] + radius * ring[None, :, :]
+            rings.append(camera[:2] + (around - camera[:2]) * stretch)
+        outline = np.round(np.concatenate(rings, axis=1) * cell * 16).astype(np.int32)
+        canvas[:] = 0
         for s in range(64):
-            points = []
-            for share, radius in PIECE_PROFILE:
-                z = share * height
-                # a point at height z is seen over the ground where the camera's ray meets it
-                stretch = min(camera[2] / max(camera[2] - z, 1e-9), LEAN_STRETCH)
-                centre = np.array([files[s], ranks[s]]) + radius * ring
-                points.append(camera[:2] + (centre - camera[:2]) * stretch)
-            hull = cv2.convexHull(np.round(np.concatenate(points) * cell * 16).astype(np.int32))
-            canvas[:] = 0
-            cv2.fillConvexPoly(canvas, hull, 1, shift=4)
-            out[k, s] = canvas.reshape(8, cell, 8, cell).mean(axis=(1, 3)).ravel()
+            cv2.fillConvexPoly(canvas[s], cv2.convexHull(outline[s]), 1, shift=4)
+        out[k] = canvas.reshape(64, 8, cell, 8, cell).mean(axis=(2, 4)).reshape(64, 64)
     return out
 
 

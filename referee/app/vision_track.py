@@ -488,9 +488,28 @@ def _match_light_with(lab: np.ndarray[Any, Any], src: np.ndarray[Any, Any],
     # every third pixel each way is plenty for a histogram, and ten times faster
     qa = np.percentile(src[::3, ::3, 0], levels)
     qb = np.percentile(ref[::3, ::3, 0], levels)
-    out[..., 0] = np.interp(lab[..., 0], qa, qb)
+    # the lightness of an 8-bit picture's Lab is whole numbers: the mapping through a table
+    table = np.interp(np.arange(256.0), qa, qb).astype(np.float32)
+    whole = np.clip(lab[..., 0] + 0.5, 0, 255).astype(np.uint8)
+    out[..., 0] = cv2.LUT(whole, table).reshape(whole.shape)
     for ch in (1, 2):
         out[..., ch] += float(np.median(ref[::3, ::3, ch]) - np.median(src[::3, ::3, ch]))
+    return out
+
+
+def _reach(rows: np.ndarray[Any, Any], links: np.ndarray[Any, Any]
+           ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """(n, t): whether row ``n`` reaches ``t`` through some ``s`` with ``rows[n, s]`` and
+    ``links[s, t]`` (a product of boolean matrices; the rows are a few squares each).
+
+    Why not ``@``: a float product of a decision's size runs on OpenBLAS's threads, which
+    spin while they wait, and on a busy machine (a Pi running the referee and its pages, the
+    test suite) they took the CPU: the photo games' tests took 77 s of CPU, 44 s without."""
+    out = np.zeros((rows.shape[0], links.shape[1]), dtype=bool)
+    n, s = np.nonzero(rows)
+    if len(n):
+        starts = np.flatnonzero(np.r_[True, n[1:] != n[:-1]])
+        out[n[starts]] = np.logical_or.reduceat(links[s], starts, axis=0)
     return out
 
 
@@ -749,9 +768,11 @@ class Decoder:
     def __init__(self, game: Game, index: Sequence[int] | None = None) -> None:
         self.game = game
         self.index = tuple(view_of(game.variant).index if index is None else index)
+        self._where = np.asarray(self.index, dtype=np.intp)
         self._cached: tuple[State, list[Candidate]] | None = None
         #: each candidate's veiled squares (:meth:`_veiled`) for one position and one cover
         self._veils: tuple[State, Any, dict[tuple[Action, ...], Any]] | None = None
+        self._height_table: np.ndarray[Any, np.dtype[np.int64]] | None = None
 
     def occupancy(self) -> tuple[int, ...]:
         """The colour on each visible square (a1 = 0) in the current position."""
@@ -759,9 +780,11 @@ class Decoder:
 
     def _candidate(self, actions: tuple[Action, ...], state: State,
                    start: np.ndarray[Any, Any], pieces: np.ndarray[Any, Any]) -> Candidate:
-        colour = np.asarray(occupancy_of(state, self.index), dtype=np.int64)
+        # as pieces_of and occupancy_of (a code's colour is its high bits), for a whole board
+        # at once: this runs for every sequence of every decision
+        after = np.asarray(state.board, dtype=np.int64)[self._where]
+        colour = after >> 4
         mask = colour != start
-        after = np.asarray(pieces_of(state, self.index), dtype=np.int64)
         if len(actions) == 1 and not mask.any():
             shown = attempt_picture(actions[0], start, self.index)
             if shown is not None:  # a failed attempt: the capture is made, then undone
@@ -792,20 +815,22 @@ class Decoder:
         pieces = np.asarray(pieces_of(root, self.index))
         out: list[Candidate] = []
 
-        def touches(state: State, action: Action) -> bool:
-            if touching is None:
-                return True
-            before = occupancy_of(state, self.index)
-            after = occupancy_of(variant.apply(state, action), self.index)
-            return any(before[i] != after[i] for i in touching)
+        looked = [self.index[i] for i in touching] if touching is not None else []
+
+        def touches(state: State, nxt: State) -> bool:
+            """Whether the colour on one of the ``touching`` squares changed."""
+            return touching is None or any(state.board[j] >> 4 != nxt.board[j] >> 4
+                                           for j in looked)
 
         made_on_board = variant.board_kinds  # a roll, an assignment, a pass: only followed
 
         def walk(state: State, actions: tuple[Action, ...]) -> None:
             for a in variant.legal_actions(state):
-                if a.kind not in made_on_board or not touches(state, a):
+                if a.kind not in made_on_board:
                     continue
                 nxt = variant.apply(state, a)
+                if not touches(state, nxt):
+                    continue
                 seq = (*actions, a)
                 cand = self._candidate(seq, nxt, start, pieces)
                 if len(seq) >= (1 if touching is None else depth):
@@ -916,12 +941,22 @@ class Decoder:
         return Decision(cand, best_score, 0, int(np.sum((e > 0) & ~seen)))
 
     def _heights(self, codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.int64]]:
-        """The height class (an index into HEIGHTS, -1: no piece) of each piece code."""
-        letter = self.game.variant.piece_letter
-        found, where = np.unique(codes, return_inverse=True)
-        classes = np.array([HEIGHTS.index(PIECE_HEIGHT.get(letter(int(c)).upper(), PIECE_OTHER))
-                            if c else -1 for c in found], dtype=np.int64)
-        return np.asarray(classes[where].reshape(codes.shape), dtype=np.int64)
+        """The height class (an index into HEIGHTS, -1: no piece) of each piece code (a
+        table by code, made once: this runs for every candidate of every decision)."""
+        if self._height_table is None:
+            self._height_table = np.array([self._height_class(c) for c in range(1 << 6)],
+                                          dtype=np.int64)
+        return np.asarray(self._height_table[codes], dtype=np.int64)
+
+    def _height_class(self, code: int) -> int:
+        """:meth:`_heights` of one code (-1: empty; a code no piece has: PIECE_OTHER)."""
+        if not code:
+            return -1
+        try:
+            letter = self.game.variant.piece_letter(code).upper()
+        except (IndexError, KeyError, ValueError):
+            letter = ""
+        return HEIGHTS.index(PIECE_HEIGHT.get(letter, PIECE_OTHER))
 
     def _leaning(self, cands: list[Candidate], mask: np.ndarray[Any, Any],
                  optional: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
@@ -952,11 +987,11 @@ class Decoder:
             standing = moved & (tallest == k)
             if not standing.any():
                 continue
-            leaning[:, :size] |= (standing.astype(np.float64) @ (cover[k] >= LEAN_COVER)) > 0
+            leaning[:, :size] |= _reach(standing, cover[k] >= LEAN_COVER)
             # ... and it changes unless a piece as tall, or one of its colour, stands there
             for side in (1, 2):
-                over = (standing & (hue == side)).astype(np.float64) @ (cover[k] >= LEAN_STRONG)
-                expected[:, :size] |= (over > 0) & (tallest < k) & (root[None, :] >> 4 != side)
+                over = _reach(standing & (hue == side), cover[k] >= LEAN_STRONG)
+                expected[:, :size] |= over & (tallest < k) & (root[None, :] >> 4 != side)
         leaning &= ~(mask | optional)
         expected &= leaning
         # A sequence must not claim as its own moves what its own pieces' heights explain
@@ -969,7 +1004,7 @@ class Decoder:
         shaded = behind & (small[:, None] > LEAN_SHARE * small[None, :])
         mine = mask[:, :size] & (length > 1)[:, None]
         seconded = np.zeros_like(mask)
-        seconded[:, :size] = mine & ((mine.astype(np.float64) @ shaded) > 0)
+        seconded[:, :size] = mine & _reach(mine, shaded)
         return leaning, expected, seconded
 
     def _looks(self, codes: np.ndarray[Any, Any], cover: np.ndarray[Any, Any],
@@ -1630,7 +1665,9 @@ class Tracker:
     def _lean(self) -> np.ndarray[Any, Any] | None:
         """What a piece of each of HEIGHTS on each square covers of every square, seen from
         where the camera stands (:func:`vision.geometry.silhouettes`); None when that is not
-        known (a rectified frame, a view from straight above). Kept while the corners stay
+        known (a rectified frame, a view from straight above) or when no piece is seen over
+        another square (the decoder's leaning work is skipped: it cost every decision time for
+        nothing, and a real-time test fell behind). Kept while the corners stay
         within LEAN_KEEP pixels of those it was worked out for (a camera in the hand moves
         them every frame, and working it out anew, the candidates' veils with it, made a move
         late)."""
@@ -1639,8 +1676,12 @@ class Tracker:
         kept = self._lean_for
         if (kept is None or kept[1] != self._shape
                 or float(np.abs(kept[0] - self.corners).max()) > LEAN_KEEP):
+            cover = silhouettes(self.corners, self._shape, HEIGHTS)
+            if cover is not None and not np.any((cover[-1] >= LEAN_COVER)
+                                                & ~np.eye(cover.shape[1], dtype=bool)):
+                cover = None  # seen from about above: no piece is seen over another square
             kept = self._lean_for = (np.array(self.corners, dtype=np.float32), self._shape,
-                                     silhouettes(self.corners, self._shape, HEIGHTS))
+                                     cover)
         return kept[2]
 
     def _puzzle(self) -> None:
