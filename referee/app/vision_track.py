@@ -145,6 +145,7 @@ SHADE_CELLS = 7       # ... as the median over this many parts a side round each
 SHADE_DEPTH = float(np.log(1 / 0.3))  # a shadow leaves at least 30 % of the light (log gain)
 SHADE_CONTRAST = 20.0  # grey levels of light/dark contrast both pictures need for a shadow
 RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
+BRANCH_DEPTH = 6      # accepted decisions an undecidable one's alternatives are kept for
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
 SHIFT_EXTRA = 4       # squares beyond the main board (a ring) are compared at shifts up to this:
 #                       no ECC alignment reaches them (a frame turned 1 degree moves them 5)
@@ -204,6 +205,21 @@ class Decision:
     score: float
     changed: int
     loose: int = 0  # changed squares the candidate leaves unexplained (a hand's, or a move's)
+    #: candidates the picture shows the same as ``candidate`` (they differ only on squares a
+    #: piece in front hides), nearly as well supported: a later picture may tell them apart
+    alternatives: tuple[Candidate, ...] = ()
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A decision taken between candidates the picture could not tell apart: ``ply`` actions
+    had been played before it, it played ``taken`` actions, ``alternatives`` are the others'
+    actions; ``decided``: the tracker's count of accepted decisions when it was taken."""
+
+    ply: int
+    taken: int
+    alternatives: tuple[tuple[Action, ...], ...]
+    decided: int
 
 
 STANDARD_INDEX = tuple(range(64))
@@ -871,7 +887,7 @@ class Decoder:
             again = self._score(cands + deeper, change, tau, agree, lean)
             if again.candidate is not None or best.candidate is None:
                 best = again
-        return Decision(best.candidate, best.score, changed, best.loose)
+        return Decision(best.candidate, best.score, changed, best.loose, best.alternatives)
 
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
                agree: np.ndarray[Any, Any], lean: np.ndarray[Any, Any] | None = None
@@ -925,6 +941,17 @@ class Decoder:
         rivals = [k for k in order[1:] if not np.array_equal(colour[k], colour[top])
                   and not (length[k] > length[top] and not np.any(mask[k] & ~seconded[k]
                                                                   & ~covered))]
+        # A rival that changes the same visible squares to the same colours differs only
+        # where a piece in front hides the board (a black pawn f7-f6 or a knight g8-f6, seen
+        # from White's side): no picture of this position tells them apart, a later one may
+        # (Tracker._other_line). The best is taken, the others kept as alternatives.
+        alike = {k for k in rivals if length[k] == length[top]
+                 and np.array_equal(mask[k], mask[top])
+                 and np.array_equal(colour[k][mask[top]], colour[top][mask[top]])}
+        need = max(MIN_LEAD, MARGIN * best_score)
+        alternatives = tuple(cands[k] for k in rivals
+                             if k in alike and best_score - float(score[k]) < need)
+        rivals = [k for k in rivals if k not in alike]
         runner = float(score[rivals[0]]) if rivals else 0.0
         cand = cands[top]
         sq = cand.mask & ~veiled[top]
@@ -935,10 +962,9 @@ class Decoder:
             agreed = agree[np.flatnonzero(sq), cand.colour[sq]]
             hand = hand or bool(np.any(agreed <= 0))
         lead = best_score - runner
-        if (best_score <= 0 or not change_ok or hand
-                or lead < max(MIN_LEAD, MARGIN * best_score)):
+        if best_score <= 0 or not change_ok or hand or lead < need:
             return Decision(None, best_score, 0)
-        return Decision(cand, best_score, 0, int(np.sum((e > 0) & ~seen)))
+        return Decision(cand, best_score, 0, int(np.sum((e > 0) & ~seen)), alternatives)
 
     def _heights(self, codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.int64]]:
         """The height class (an index into HEIGHTS, -1: no piece) of each piece code (a
@@ -1008,22 +1034,23 @@ class Decoder:
         return leaning, expected, seconded
 
     def _looks(self, codes: np.ndarray[Any, Any], cover: np.ndarray[Any, Any],
-               squares: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+               squares: np.ndarray[Any, Any]
+               ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
         """The colour the camera sees on each of ``squares`` with ``codes`` on the board: that
         of the piece in front that covers most of it (at least VEIL_COVER; a piece's own
         foot is in the middle of its square, its body stands over the squares behind), else
-        the square's own."""
+        the square's own; and whether a piece in front covers it so."""
         size = cover.shape[1]
         heights = self._heights(codes[:size])
         standing = np.flatnonzero(heights >= 0)
         colour = codes[squares] >> 4
         if not len(standing):
-            return np.asarray(colour)
+            return np.asarray(colour), np.zeros(len(squares), dtype=bool)
         share = cover[heights[standing], standing][:, squares]  # (standing, squares)
         share[standing[:, None] == squares[None, :]] = 0.0
         front = share.argmax(axis=0)
         strong = share[front, np.arange(len(squares))] >= VEIL_COVER
-        return np.asarray(np.where(strong, codes[standing[front]] >> 4, colour))
+        return np.asarray(np.where(strong, codes[standing[front]] >> 4, colour)), strong
 
     def _veiled(self, cands: list[Candidate], mask: np.ndarray[Any, Any],
                 cover: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -1031,7 +1058,9 @@ class Decoder:
         front covers them with one colour both times (seen from White's side at 45 degrees a
         black pawn f7-f6 stands over f7 as it stood on it: f7 changed by 0, f6 by 101, and
         f7-f6 was implausible; a knight leaving b1 behind the b2 pawn, seen from Black's
-        side, changed b1 by 12). They may change or not, as a square taken and retaken."""
+        side, changed b1 by 12). They may change or not, as a square taken and retaken. A
+        piece put down is hidden only behind a piece in front (a rook h8-f8 behind the f7
+        pawn: f8 changed by 0), not where it stood over the square before the move."""
         state = self.game.state
         if self._veils is None or self._veils[0] is not state or self._veils[1] is not cover:
             self._veils = (state, cover, {})  # the same every frame until a move or a bump
@@ -1045,12 +1074,13 @@ class Decoder:
             row = known.get(c.actions)
             if row is None:
                 row = known[c.actions] = np.zeros(mask.shape[1], dtype=bool)
-                # only a piece's leaving may be hidden: one put down shows
-                squares = np.flatnonzero(mask[k, :size] & (c.pieces[:size] == 0))
+                # a piece put down shows unless a piece in front stands over its square
+                squares = np.flatnonzero(mask[k, :size])
                 if len(squares):
-                    before = self._looks(root, cover, squares)
-                    after = self._looks(c.pieces, cover, squares)
-                    row[squares] = (before == after) & (before > 0)
+                    before = self._looks(root, cover, squares)[0]
+                    after, behind = self._looks(c.pieces, cover, squares)
+                    row[squares] = ((before == after) & (before > 0)
+                                    & (behind | (c.pieces[squares] == 0)))
             veiled[k] = row
         return veiled
 
@@ -1139,6 +1169,9 @@ class Tracker:
         self.retracted = 0    # actions the last step took back before playing its moves
         self.withdrawn: tuple[str, ...] = ()  # ... their texts, oldest first
         self.corrections = 0  # times accepted moves were taken back and replaced
+        self._decisions = 0   # decisions accepted so far
+        #: decisions taken between candidates no picture told apart, still open
+        self._branches: list[Branch] = []
         self.unshaded = 0     # settled checks judged with a shadow's light taken out
         self._start_only = True  # no decision accepted yet: the reference is the start's
         self.rebased = 0    # times the reference picture was taken anew (light changed)
@@ -1713,6 +1746,11 @@ class Tracker:
             decision = self.decoder.decide(change, agree, deep=deep, lean=self._lean())
             if decision.candidate is None and decision.changed > SHADE_CHANGED:
                 change, decision = self._in_shade(warped, agree, change, decision, deep)
+        replayed: list[str] = []
+        if deep and self._branches:
+            other = self._other_line(change, agree, decision)
+            if other is not None:
+                replayed, decision = self._take_line(*other), other[2]
         tau = threshold(change)
         if float(change.max()) < tau:
             if self._attempt_shown:  # the pieces of a failed attempt are back
@@ -1748,6 +1786,7 @@ class Tracker:
             return []
         self._lost = self._puzzling = 0
         self._start_only = False
+        ply = len(self.game.played)
         self._history.append((self._reference, len(cand.actions)))
         del self._history[:-RETRACT_DEPTH]
         if read:  # the start picture was spoilt: this frame is the reference, whole
@@ -1761,9 +1800,78 @@ class Tracker:
             self._reference = self._new_reference(warped, change, cand.squares)
             self._refresh_stabiliser()
         done = [Recognised(text, self.frames - 1, decision.score)
-                for text in self.decoder.accept(cand)]
+                for text in replayed + self.decoder.accept(cand)]
+        self._decided(ply, cand, () if read else decision.alternatives)
         self._learn_empty(warped)
         return done
+
+    def _decided(self, ply: int, cand: Candidate, alternatives: tuple[Candidate, ...]) -> None:
+        """Count an accepted decision (played from ``ply`` actions on); keep its alternatives
+        (:class:`Branch`) and those of the last BRANCH_DEPTH decisions."""
+        self._decisions += 1
+        self._branches = [b for b in self._branches
+                          if self._decisions - b.decided < BRANCH_DEPTH
+                          and b.ply + b.taken <= ply]
+        if alternatives:
+            self._branches.append(Branch(ply, len(cand.actions),
+                                         tuple(c.actions for c in alternatives),
+                                         self._decisions))
+
+    def _other_line(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
+                    decision: Decision) -> tuple[Branch, tuple[Action, ...], Decision] | None:
+        """A settled picture that an open branch's alternative explains better than the game
+        played: no move of the game explains it (a knight g8-f6 taken for the pawn f7-f6,
+        both hidden behind the g7 and f6 pawns, and now the knight goes on to h5), or an
+        alternative line by a clear lead. Its branch, its actions up to now (the alternative,
+        then every action played since) and its decision on the picture."""
+        best: tuple[Branch, tuple[Action, ...], Decision] | None = None
+        for branch in self._branches:
+            for alternative in branch.alternatives:
+                actions = alternative + tuple(
+                    p.action for p in self.game.played[branch.ply + branch.taken:])
+                line = self._line(branch.ply, actions)
+                if line is None:
+                    continue
+                trial = Decoder(line, self.view.index).decide(change, agree, deep=True,
+                                                              lean=self._lean())
+                if trial.candidate is None or trial.candidate.squares & self._unseen:
+                    continue
+                if best is None or trial.score > best[2].score:
+                    best = (branch, actions, trial)
+        if best is None or (decision.candidate is not None and best[2].score - decision.score
+                            < max(MIN_LEAD, MARGIN * best[2].score)):
+            return None
+        return best
+
+    def _line(self, ply: int, actions: tuple[Action, ...]) -> Game | None:
+        """The game after its first ``ply`` actions and then ``actions``; None when they
+        cannot be played."""
+        state = self.game.state
+        for _ in range(len(self.game.played) - ply):
+            assert state.parent is not None
+            state = state.parent
+        line = Game(self.game.variant, seed=self.game.seed, state=state)
+        try:
+            for action in actions:
+                line.play(action)
+        except RefereeError:
+            return None
+        return line
+
+    def _take_line(self, branch: Branch, actions: tuple[Action, ...], decision: Decision
+                   ) -> list[str]:
+        """Play ``actions`` instead of what the game played since the branch (taken back, as
+        by :meth:`_retract`); their texts."""
+        game = self.game
+        self.withdrawn = tuple(p.text for p in game.played[branch.ply:])
+        self.retracted = len(self.withdrawn)
+        for _ in range(self.retracted):
+            game.undo()
+        assert decision.candidate is not None
+        self._history.clear()
+        self._branches.clear()
+        self.corrections += 1
+        return [game.play(a).text for a in actions]
 
     def _retract(self, warped: Any, agree: np.ndarray[Any, Any]) -> list[Recognised] | None:
         """A steady board that no legal continuation explains may show that a move accepted
@@ -1799,6 +1907,7 @@ class Tracker:
                 if not self._playable(extra):
                     continue
                 cand, undone = replace(cand, actions=tuple(extra)), 0
+            ply = len(game.played) - undone
             for _ in range(undone):
                 game.undo()
             del self._history[len(self._history) - back:]
@@ -1812,6 +1921,7 @@ class Tracker:
             self.corrections += undone > 0
             done = [Recognised(text, self.frames - 1, decision.score)
                     for text in self.decoder.accept(cand)]
+            self._decided(ply, cand, ())
             self._learn_empty(warped)
             return done
         return None
@@ -1828,8 +1938,12 @@ class Tracker:
 
     def pending(self) -> int:
         """How many of the last actions played may still be taken back by a later frame
-        (:meth:`_retract`): a printed record should wait for them."""
-        return sum(count for _, count in self._history)
+        (:meth:`_retract`, and an open :class:`Branch`'s): a printed record should wait for
+        them."""
+        held = sum(count for _, count in self._history)
+        if self._branches:
+            held = max(held, len(self.game.played) - min(b.ply for b in self._branches))
+        return held
 
     def run(self, frames: Iterable[Frame], fps: float = 0.0) -> Iterator[Recognised]:
         """Process every frame (``fps`` a second; 0: unknown, NOMINAL_FPS), yielding moves as

@@ -283,6 +283,52 @@ def test_photos_from_a_players_side_a_piece_hides_the_square_it_left() -> None:
     assert got == moves
 
 
+@pytest.mark.parametrize(("seed", "plies"), [(6, 12), (7, 22)])
+def test_photos_from_a_players_side_moves_the_picture_cannot_tell_apart(seed: int,
+                                                                      plies: int) -> None:
+    """Photos from White's side, 45 degrees up. Seed 6: a black pawn f7-f6 hides f7 behind
+    itself, and a knight g8-f6 would leave g8 hidden behind the g7 pawn: the picture is the
+    same for both, and no move was taken then or later (1 of 12 moves). The first is
+    taken, the other kept in case a later photo tells them apart. Seed 7: a rook h8-f8 is
+    put down behind the f7 pawn, which covers f8 as before (19 of 22 moves: a piece put
+    down was never taken for hidden)."""
+    camera = V.orbit_camera(0.0, 45.0)
+    moves = V.random_game(plies, seed=seed)
+    tracker = Tracker(V.camera_corners(camera), stills=True)
+    for im in V.rendered_game(moves, camera, seed):
+        tracker.step(im)
+    assert [p.text for p in tracker.game.played] == moves
+
+
+def test_a_later_photo_that_tells_two_moves_apart_replaces_the_one_taken() -> None:
+    """Black played g8-f6 but the camera took f7-f6, which looked the same, and kept the
+    knight's move as the other reading (set up here: on these rendered pieces the knight's
+    height tells them apart). White's d2-d3 follows in both readings; then the knight goes
+    on to e4, which only the other reading explains: the camera takes it instead, withdraws
+    the moves played since (as a take-back) and plays the right ones. Until then the moves
+    since the undecided one stay pending (a printed record waits for them)."""
+    from referee.app.vision_track import Branch
+
+    camera = V.orbit_camera(0.0, 45.0)
+    moves = ["c2c3", "g8f6", "d2d3", "f6e4"]
+    pictures = V.rendered_game(moves, camera, 6)
+    tracker = Tracker(V.camera_corners(camera), stills=True)
+    for im in pictures[:3]:
+        tracker.step(im)
+    game = tracker.game
+    knight = game.played[-1].action
+    game.undo()
+    game.play("f7f6")
+    tracker._branches = [Branch(1, 1, ((knight,),), tracker._decisions)]
+    assert [m.text for m in tracker.step(pictures[3])] == ["d2d3"]
+    assert tracker.pending() == 2 and tracker.retracted == 0
+    got = [m.text for m in tracker.step(pictures[4])]
+    assert got == ["g8f6", "d2d3", "f6e4"]
+    assert tracker.withdrawn == ("f7f6", "d2d3") and tracker.retracted == 2
+    assert [p.text for p in game.played] == moves
+    assert tracker.pending() == 1
+
+
 def test_watch_finds_an_obliquely_seen_board_of_tall_pieces(tmp_path: Path) -> None:
     """``watch camera://FOLDER`` as a real process, no corners given, on a rendered game seen
     from White's side (near/far 1.36): at the start the far ranks are a wall of tall pieces,
