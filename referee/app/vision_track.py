@@ -133,10 +133,13 @@ PIECE_HEIGHT = {"K": 1.7, "Q": 1.55, "B": 1.3, "N": 1.15, "R": 1.0, "P": 0.9}
 PIECE_OTHER = 1.2
 HEIGHTS = tuple(sorted({*PIECE_HEIGHT.values(), PIECE_OTHER}))  # shortest first
 LEAN_COVER = 0.1      # a changed piece seen over this share of a square: it may change ...
-LEAN_STRONG = 0.3     # ... over this share: it should (LEAN_MISS when it does not)
+LEAN_SHOULD = 0.15    # ... over this share: it should (LEAN_MISS when it does not) ...
+LEAN_STRONG = 0.3     # ... over this share: its change counts whole
 LEAN_CREDIT = 0.5     # share of a leaning square's change credited to a move
-LEAN_MISS = 1.0       # debit for an expected leaning square that did not change
+LEAN_MISS = 1.0       # debit for a leaning square that should change and did not
 VEIL_COVER = 0.5      # a piece in front over this share of a square: the camera sees it there
+VEILED, VEILED_IF_SAME = 1, 2  # a candidate's square that may look the same (Decoder._veiled)
+HEIGHT_SHARES = (1.0, 0.75, 0.5, 0.25)  # how tall the pieces may look (height_scale)
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
 LEAN_KEEP = 4.0       # pixels the corners may move before what pieces cover is worked out anew
 LEAN_SHARE = 2.0      # a square behind another's piece that changed this much less: leaning
@@ -208,6 +211,8 @@ class Decision:
     #: candidates the picture shows the same as ``candidate`` (they differ only on squares a
     #: piece in front hides), nearly as well supported: a later picture may tell them apart
     alternatives: tuple[Candidate, ...] = ()
+    #: the squares the candidate explains: its own, and those its pieces are seen over
+    explained: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -588,6 +593,35 @@ def agreement(warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     return _agree(classify_board(_main(warped)), _to_index_order)
 
 
+def height_scale(agree: np.ndarray[Any, Any], corners: Corners, shape: tuple[int, ...],
+                 heights: np.ndarray[Any, Any]) -> float:
+    """How tall the pieces look, as a share of PIECE_HEIGHT (1, 0.75, 0.5, 0.25 or 0), from
+    the start picture's classifier ``agree``-ment (64 squares, a1 = 0) with the pieces at
+    ``heights`` (height classes, -1 empty): the tallest share at which the empty squares
+    the pieces would stand over by half or more (VEIL_COVER) mostly look occupied, or at
+    which there are none.
+
+    Why: the heights are a Staunton set's. A board drawn flat (or a set of flat tokens)
+    seen from low down, taken for one of tall pieces, has every square behind a piece
+    hidden and every square behind a moved piece due to change: a pawn d2-d4 on a flat
+    board seen from 22 degrees read as d2-d3 (tests/vision/test_track_synthetic.py). From
+    45 degrees and higher a Staunton set stands over no empty square of the start by half,
+    and the heights stay as they are."""
+    empty = heights < 0
+    standing = np.flatnonzero(~empty)
+    occupied = agree[:64, EMPTY] < 0
+    for share in HEIGHT_SHARES:
+        cover = silhouettes(corners, shape, tuple(h * share for h in HEIGHTS))
+        if cover is None or not len(standing):
+            return 1.0
+        over = cover[heights[standing], standing]
+        over[np.arange(len(standing)), standing] = 0.0
+        hidden = empty & (over.max(axis=0) >= VEIL_COVER)
+        if not hidden.any() or float(occupied[hidden].mean()) >= 0.5:
+            return share
+    return 0.0
+
+
 def _agree(reading: BoardReading, order: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     """(64, 3) agreement from a reading, its grids put in square order by ``order``."""
     occ = np.clip((order(reading.occupancy) - THRESHOLD) / 0.5, -1.0, 1.0)
@@ -887,7 +921,7 @@ class Decoder:
             again = self._score(cands + deeper, change, tau, agree, lean)
             if again.candidate is not None or best.candidate is None:
                 best = again
-        return Decision(best.candidate, best.score, changed, best.loose, best.alternatives)
+        return replace(best, changed=changed)
 
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
                agree: np.ndarray[Any, Any], lean: np.ndarray[Any, Any] | None = None
@@ -907,19 +941,22 @@ class Decoder:
             if c.optional is not None:
                 optional[k] = c.optional
         leaning = np.zeros_like(mask)   # squares a changed piece is seen over
-        expected = np.zeros_like(mask)  # ... mostly: they should change with it
+        should = np.zeros_like(mask)    # ... that should change with it
+        expected = np.zeros_like(mask)  # ... mostly: their change counts whole
         seconded = np.zeros_like(mask)  # a sequence's squares its own pieces are seen over
         veiled = np.zeros_like(mask)    # squares it changes that look the same
         if lean is not None:
-            leaning, expected, seconded = self._leaning(cands, mask, optional, change, lean)
-            veiled = self._veiled(cands, mask, lean)
+            leaning, should, expected, seconded = self._leaning(cands, mask, optional, change,
+                                                                lean)
+            veils = self._veiled(cands, mask, lean)
+            veiled = (veils == VEILED) | ((veils == VEILED_IF_SAME) & (e <= 0)[None, :])
             mask = mask & ~veiled  # may change or not
             optional = optional | veiled
         gain = np.maximum(e, 0.0)[None, :]
         credit = np.where(seconded, LEAN_CREDIT * gain, support)
         score = ((credit * mask).sum(axis=1) + (gain * optional).sum(axis=1)
                  + (gain * np.where(expected, 1.0, LEAN_CREDIT) * leaning).sum(axis=1)
-                 - LEAN_MISS * (expected & (e <= 0)[None, :]).sum(axis=1)
+                 - LEAN_MISS * (should & (e <= 0)[None, :]).sum(axis=1)
                  - (positive[None, :] * ~(mask | optional | leaning)).sum(axis=1)
                  - PAIR_PENALTY * (length - 1))
         # Only candidates whose every square changed (or changed a little, with the classifier
@@ -964,7 +1001,8 @@ class Decoder:
         lead = best_score - runner
         if best_score <= 0 or not change_ok or hand or lead < need:
             return Decision(None, best_score, 0)
-        return Decision(cand, best_score, 0, int(np.sum((e > 0) & ~seen)), alternatives)
+        return Decision(cand, best_score, 0, int(np.sum((e > 0) & ~seen)), alternatives,
+                        frozenset(int(i) for i in np.flatnonzero(seen)))
 
     def _heights(self, codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.int64]]:
         """The height class (an index into HEIGHTS, -1: no piece) of each piece code (a
@@ -989,17 +1027,22 @@ class Decoder:
                  cover: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], ...]:
         """For each candidate: the squares the pieces it changes are seen over (the taller
         of the one that was and the one that is on each square, ``cover`` being
-        :func:`vision.geometry.silhouettes` for HEIGHTS); those it mostly covers, which
-        should change with it unless what stands there is as tall or of its colour; and the
-        squares of a sequence that one of its own pieces is
-        seen over.
+        :func:`vision.geometry.silhouettes` for HEIGHTS); those of them that should change
+        with it, unless what stands there is as tall or of its colour; those it mostly
+        covers (LEAN_STRONG), whose change counts whole; and the squares of a sequence that
+        one of its own pieces is seen over.
 
         Why: from a player's side a tall piece put on a square, or gone from it, was seen
         over the squares behind too; from low down a pawn's body stands over the next square
         and a king's head over the one after. A move changes them, and a candidate that
         puts a piece where the square behind it did not change is less likely (a pawn
         pushed to f3 seen at 35 degrees changed f2 by 48, f3 by 20 and f4 by 38: the push
-        to f4 explained the same squares, but its head would have changed f5)."""
+        to f4 explained the same squares, but its head would have changed f5). Even a
+        fifth of a square covered changes the square's measured centre by several
+        thresholds (a black pawn c7-c6 seen from Black's side at 45 degrees: c5, covered
+        0.23, changed by 2.6 thresholds), so a square covered LEAN_SHOULD should change: a
+        pawn pushed to c5 instead would have changed c4 (covered 0.3, and unchanged; from
+        0.1 of a square on, 111 of 120 moves seen from Black's corner against 120)."""
         size = cover.shape[1]
         root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:size]
         after = np.stack([c.pieces for c in cands])[:, :size]
@@ -1008,6 +1051,7 @@ class Decoder:
         hue = np.where(was >= now, root[None, :] >> 4, after >> 4)  # the taller one's colour
         moved = (mask | optional)[:, :size]
         leaning = np.zeros_like(mask)
+        should = np.zeros_like(mask)
         expected = np.zeros_like(mask)
         for k in range(len(HEIGHTS)):
             standing = moved & (tallest == k)
@@ -1016,9 +1060,12 @@ class Decoder:
             leaning[:, :size] |= _reach(standing, cover[k] >= LEAN_COVER)
             # ... and it changes unless a piece as tall, or one of its colour, stands there
             for side in (1, 2):
-                over = _reach(standing & (hue == side), cover[k] >= LEAN_STRONG)
-                expected[:, :size] |= over & (tallest < k) & (root[None, :] >> 4 != side)
+                mine = standing & (hue == side)
+                bare = (tallest < k) & (root[None, :] >> 4 != side)
+                should[:, :size] |= _reach(mine, cover[k] >= LEAN_SHOULD) & bare
+                expected[:, :size] |= _reach(mine, cover[k] >= LEAN_STRONG) & bare
         leaning &= ~(mask | optional)
+        should &= leaning
         expected &= leaning
         # A sequence must not claim as its own moves what its own pieces' heights explain
         # (a rook's capture a6xa4 read as a6-a7 and a4-a5: a7 and a5 changed by 38 and 17,
@@ -1031,7 +1078,7 @@ class Decoder:
         mine = mask[:, :size] & (length > 1)[:, None]
         seconded = np.zeros_like(mask)
         seconded[:, :size] = mine & _reach(mine, shaded)
-        return leaning, expected, seconded
+        return leaning, should, expected, seconded
 
     def _looks(self, codes: np.ndarray[Any, Any], cover: np.ndarray[Any, Any],
                squares: np.ndarray[Any, Any]
@@ -1058,29 +1105,34 @@ class Decoder:
         front covers them with one colour both times (seen from White's side at 45 degrees a
         black pawn f7-f6 stands over f7 as it stood on it: f7 changed by 0, f6 by 101, and
         f7-f6 was implausible; a knight leaving b1 behind the b2 pawn, seen from Black's
-        side, changed b1 by 12). They may change or not, as a square taken and retaken. A
-        piece put down is hidden only behind a piece in front (a rook h8-f8 behind the f7
-        pawn: f8 changed by 0), not where it stood over the square before the move."""
+        side, changed b1 by 12; a rook h8-f8 put down behind the f7 pawn changed f8 by 0):
+        VEILED, they may change or not, as a square taken and retaken. A square a piece is
+        put down on that it stood over before the move (a king e7-e8 seen from White's
+        side: e8 changed by 0; a king c6-b6 seen from the h-file's side) is VEILED_IF_SAME:
+        veiled when it did not change, else judged as any square (a queen d4xb2 seen from
+        Black's corner, c3 changed: d4-c3 with c3 veiled, its change a bonus, was as good)."""
         state = self.game.state
         if self._veils is None or self._veils[0] is not state or self._veils[1] is not cover:
             self._veils = (state, cover, {})  # the same every frame until a move or a bump
         known = self._veils[2]
         size = cover.shape[1]
         root = np.asarray(pieces_of(state, self.index), dtype=np.int64)
-        veiled = np.zeros_like(mask)
+        veiled = np.zeros(mask.shape, dtype=np.int8)
         for k, c in enumerate(cands):
             if len(c.actions) > MAX_VEILED:
                 continue
             row = known.get(c.actions)
             if row is None:
-                row = known[c.actions] = np.zeros(mask.shape[1], dtype=bool)
-                # a piece put down shows unless a piece in front stands over its square
+                row = known[c.actions] = np.zeros(mask.shape[1], dtype=np.int8)
                 squares = np.flatnonzero(mask[k, :size])
                 if len(squares):
                     before = self._looks(root, cover, squares)[0]
                     after, behind = self._looks(c.pieces, cover, squares)
-                    row[squares] = ((before == after) & (before > 0)
-                                    & (behind | (c.pieces[squares] == 0)))
+                    # a piece left, or one is put down behind a piece in front (else it
+                    # is put down where it stood over the square before)
+                    hidden = behind | (c.pieces[squares] == 0)
+                    same = (before == after) & (before > 0)
+                    row[squares] = np.where(same, np.where(hidden, VEILED, VEILED_IF_SAME), 0)
             veiled[k] = row
         return veiled
 
@@ -1146,6 +1198,8 @@ class Tracker:
         self._shape: tuple[int, ...] | None = None  # the last frame's (height, width)
         #: what pieces cover, for the corners and picture size it was worked out for
         self._lean_for: tuple[Any, tuple[int, ...], Any] | None = None
+        #: how tall the pieces look against PIECE_HEIGHT (:func:`height_scale`)
+        self._scale = 1.0
         self._last_check: Any = None
         self._dirty: set[int] = set()
         self._previous: Any = None
@@ -1380,6 +1434,11 @@ class Tracker:
 
     def _set_start(self, warped: Any) -> None:
         self._reference = warped
+        if self._shape is not None:
+            codes = np.asarray(pieces_of(self.game.state, self.view.index), dtype=np.int64)
+            self._scale = height_scale(agreement(warped), self.corners, self._shape,
+                                       self.decoder._heights(codes[:64]))
+            self._lean_for = None
         self._refresh_stabiliser()
         self._alignment = grid_alignment(warped)
         self._learn_empty(warped)
@@ -1709,7 +1768,8 @@ class Tracker:
         kept = self._lean_for
         if (kept is None or kept[1] != self._shape
                 or float(np.abs(kept[0] - self.corners).max()) > LEAN_KEEP):
-            cover = silhouettes(self.corners, self._shape, HEIGHTS)
+            cover = silhouettes(self.corners, self._shape,
+                                tuple(h * self._scale for h in HEIGHTS)) if self._scale else None
             if cover is not None and not np.any((cover[-1] >= LEAN_COVER)
                                                 & ~np.eye(cover.shape[1], dtype=bool)):
                 cover = None  # seen from about above: no piece is seen over another square
@@ -1797,7 +1857,8 @@ class Tracker:
             self._attempt_shown = True
         else:
             self._attempt_shown = False
-            self._reference = self._new_reference(warped, change, cand.squares)
+            self._reference = self._new_reference(warped, change,
+                                                  cand.squares | decision.explained)
             self._refresh_stabiliser()
         done = [Recognised(text, self.frames - 1, decision.score)
                 for text in replayed + self.decoder.accept(cand)]
@@ -1914,7 +1975,8 @@ class Tracker:
             kept = len(retracted) - undone  # actions since ``before`` that stay played
             self._history.append((before, kept + len(cand.actions)))
             self._reference = before
-            self._reference = self._new_reference(warped, change, cand.squares)
+            self._reference = self._new_reference(warped, change,
+                                                  cand.squares | decision.explained)
             self._lost = self._puzzling = 0
             self.retracted = undone
             self.withdrawn = tuple(retracted) if undone else ()
