@@ -112,6 +112,7 @@ FIRST_DEPTH = 4       # ... the longest sequence tried (each action on such a sq
 FIRST_LEAD = 2.0      # ... and its lead over the next board (agreement, -1 to 1 a square)
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
 MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
+CLOSE_LEAD = 0.3      # photos: a lead this small still takes the best, the other kept open
 CLASSIFIER_WEIGHT = 0.6  # weight of the classifier's opinion on a candidate's squares
 PAIR_PENALTY = 1.0    # each action beyond the first pays this (threshold units)
 WEAK_CHANGE = 0.4     # a candidate square may change this little (x threshold) if the
@@ -823,6 +824,9 @@ class Decoder:
         #: each candidate's veiled squares (:meth:`_veiled`) for one position and one cover
         self._veils: tuple[State, Any, dict[tuple[Action, ...], Any]] | None = None
         self._height_table: np.ndarray[Any, np.dtype[np.int64]] | None = None
+        #: a close call is guessed (kept open as a Branch) rather than left undecided: one
+        #: photo per position, where waiting shows nothing more
+        self.guess = False
 
     def occupancy(self) -> tuple[int, ...]:
         """The colour on each visible square (a1 = 0) in the current position."""
@@ -986,6 +990,14 @@ class Decoder:
                  and np.array_equal(mask[k], mask[top])
                  and np.array_equal(colour[k][mask[top]], colour[top][mask[top]])}
         need = max(MIN_LEAD, MARGIN * best_score)
+        if self.guess and rivals and length[rivals[0]] == length[top]:
+            # A photo: no better picture of this position will come. A close runner-up (the
+            # only one) is kept as an alternative too, the best taken (a black pawn c7-c6 or
+            # c7-c5 seen from Black's side, c6 and c5 both changed: 6.52 against 6.11).
+            others = [k for k in rivals[1:] if k not in alike]
+            if (best_score - float(score[rivals[0]]) >= CLOSE_LEAD
+                    and (not others or best_score - float(score[others[0]]) >= need)):
+                alike.add(rivals[0])
         alternatives = tuple(cands[k] for k in rivals
                              if k in alike and best_score - float(score[k]) < need)
         rivals = [k for k in rivals if k not in alike]
@@ -1795,6 +1807,7 @@ class Tracker:
 
     def _judge(self, warped: Any) -> list[Recognised]:
         self.settled += 1
+        self.decoder.guess = self.stills
         self.retracted = 0
         self.withdrawn = ()
         agree = self._agreement(warped)
@@ -1893,8 +1906,7 @@ class Tracker:
                 line = self._line(branch.ply, actions)
                 if line is None:
                     continue
-                trial = Decoder(line, self.view.index).decide(change, agree, deep=True,
-                                                              lean=self._lean())
+                trial = self._trial(line).decide(change, agree, deep=True, lean=self._lean())
                 if trial.candidate is None or trial.candidate.squares & self._unseen:
                     continue
                 if best is None or trial.score > best[2].score:
@@ -1903,6 +1915,13 @@ class Tracker:
                             < max(MIN_LEAD, MARGIN * best[2].score)):
             return None
         return best
+
+    def _trial(self, game: Game) -> Decoder:
+        """A decoder for ``game`` (another line, or the game before a take-back) judging as
+        this tracker's does."""
+        trial = Decoder(game, self.view.index)
+        trial.guess = self.stills
+        return trial
 
     def _line(self, ply: int, actions: tuple[Action, ...]) -> Game | None:
         """The game after its first ``ply`` actions and then ``actions``; None when they
@@ -1951,7 +1970,7 @@ class Tracker:
                     return None
                 state = state.parent
             retracted = [p.text for p in game.played[len(game.played) - undone:]]
-            trial = Decoder(Game(game.variant, seed=game.seed, state=state), self.view.index)
+            trial = self._trial(Game(game.variant, seed=game.seed, state=state))
             change = self._unpushed(before, warped, agree)
             decision = trial.decide(change, agree, deep=True, lean=self._lean())
             cand = decision.candidate
