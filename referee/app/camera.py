@@ -219,9 +219,14 @@ class CameraSensor(Sensor):
         return self._base + tuple(p.text for p in self._game.played)
 
     def _doubt(self) -> None:
-        """Say which actions the tracker may still take back (:attr:`unsure`)."""
+        """Say which actions the tracker may still take back (:attr:`unsure`), and those it
+        withdrew that the referee has not taken back yet (their lines must not be printed
+        meanwhile: the referee's record still holds them)."""
         end = len(self.history())
-        self.unsure = (end - (self.tracker.pending() if self.tracker is not None else 0), end)
+        start = end - (self.tracker.pending() if self.tracker is not None else 0)
+        if self.withdrawn_to is not None:
+            start = min(start, len(self._base) + self.withdrawn_to)
+        self.unsure = (start, end)
 
     def _adopt(self) -> bool:
         """Apply the referee's latest game (sensor thread); True when the copy changed."""
@@ -233,8 +238,13 @@ class CameraSensor(Sensor):
         shorter, self._referee_length = len(texts) < self._referee_length, len(texts)
         # the referee taking back what this camera withdrew is not an arbiter's take-back
         own = self.withdrawn_to is not None and len(texts) >= len(self._base) + self.withdrawn_to
-        if not shorter and len(texts) >= len(self.history()):
-            self.withdrawn_to = None  # the referee caught up with the correction
+        history = self.history()
+        if self.withdrawn_to is not None and not shorter and (
+                len(texts) >= len(history) or (len(texts) > len(self._base) + self.withdrawn_to
+                                               and history[:len(texts)] == texts)):
+            # the referee caught up with the correction: it took the withdrawn actions back
+            # and played the first corrected one (a photo folder's camera runs ahead)
+            self.withdrawn_to = None
         if (not shorter or own) and self.history()[:len(texts)] == texts:
             return False
         self._game, self._base = game, texts

@@ -1236,6 +1236,9 @@ class Tracker:
         self.withdrawn: tuple[str, ...] = ()  # ... their texts, oldest first
         self.corrections = 0  # times accepted moves were taken back and replaced
         self._decisions = 0   # decisions accepted so far
+        #: the ply from which the last step played another line's actions anew (pending
+        #: until the next step: the referee has yet to take the withdrawn ones back)
+        self._replayed_from: int | None = None
         #: decisions taken between candidates no picture told apart, still open
         self._branches: list[Branch] = []
         self.unshaded = 0     # settled checks judged with a shadow's light taken out
@@ -1808,6 +1811,7 @@ class Tracker:
     def _judge(self, warped: Any) -> list[Recognised]:
         self.settled += 1
         self.decoder.guess = self.stills
+        self._replayed_from = None
         self.retracted = 0
         self.withdrawn = ()
         agree = self._agreement(warped)
@@ -1950,6 +1954,7 @@ class Tracker:
         assert decision.candidate is not None
         self._history.clear()
         self._branches.clear()
+        self._replayed_from = branch.ply
         self.corrections += 1
         return [game.play(a).text for a in actions]
 
@@ -2022,8 +2027,11 @@ class Tracker:
         (:meth:`_retract`, and an open :class:`Branch`'s): a printed record should wait for
         them."""
         held = sum(count for _, count in self._history)
-        if self._branches:
-            held = max(held, len(self.game.played) - min(b.ply for b in self._branches))
+        starts = [b.ply for b in self._branches]
+        if self._replayed_from is not None:
+            starts.append(self._replayed_from)
+        if starts:
+            held = max(held, len(self.game.played) - min(starts))
         return held
 
     def run(self, frames: Iterable[Frame], fps: float = 0.0) -> Iterator[Recognised]:

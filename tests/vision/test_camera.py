@@ -363,7 +363,8 @@ def test_a_later_photo_that_tells_two_moves_apart_replaces_the_one_taken() -> No
     height tells them apart). White's d2-d3 follows in both readings; then the knight goes
     on to e4, which only the other reading explains: the camera takes it instead, withdraws
     the moves played since (as a take-back) and plays the right ones. Until then the moves
-    since the undecided one stay pending (a printed record waits for them)."""
+    since the undecided one stay pending (a printed record waits for them), and the moves
+    played anew stay so for that photo (the referee has yet to take the others back)."""
     from referee.app.vision_track import Branch
 
     camera = V.orbit_camera(0.0, 45.0)
@@ -383,7 +384,27 @@ def test_a_later_photo_that_tells_two_moves_apart_replaces_the_one_taken() -> No
     assert got == ["g8f6", "d2d3", "f6e4"]
     assert tracker.withdrawn == ("f7f6", "d2d3") and tracker.retracted == 2
     assert [p.text for p in game.played] == moves
-    assert tracker.pending() == 1
+    assert tracker.pending() == 3  # the replayed moves too, until the next photo
+
+
+def test_watch_prints_the_line_the_camera_settles_on(tmp_path: Path) -> None:
+    """``watch camera://FOLDER`` as a real process on photos from White's side 35 degrees
+    up: the camera takes f7-f6 for what was g8-f6 (the picture cannot tell them apart),
+    then the knight goes on to d5 and the camera takes the other line, withdrawing f7-f6 and
+    a2-a4. Neither may be printed as an action line: a withdrawn action stays doubted until
+    the referee has taken it back (it was printed before: the tracker's own doubt ended
+    with the switch while the referee still held the two moves)."""
+    camera = V.orbit_camera(0.0, 35.0)
+    moves = V.random_game(8, seed=10)
+    folder = V.write_folder(tmp_path / "low", V.rendered_game(moves, camera, 10))
+    corners = ",".join(f"{v:.2f}" for v in V.camera_corners(camera).ravel())
+    proc = subprocess.run([EXE, "watch", f"camera://{folder}?fast=1&corners={corners}"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert "# takeback: took back f7f6" in lines  # the line was switched
+    assert [line for line in lines if not line.startswith("#")] == moves
+    assert f"# moves: {' '.join(moves)}" in lines
 
 
 def test_watch_finds_an_obliquely_seen_board_of_tall_pieces(tmp_path: Path) -> None:
