@@ -28,6 +28,7 @@ from firmware_bridge import (
 )
 from firmware_bridge.rig import builtin_rig
 from firmware_bridge.sim import STANDARD_START, SimSensor, SimulatedBoard
+from tests.processes import finish
 
 MP = "firmware=micropython"
 
@@ -188,7 +189,7 @@ def test_watch_referees_the_micropython_board_over_a_pty(micropython: str) -> No
         board.move("g8", "f6")
         _read_line(proc, "g8f6")
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
+        out, err = finish(proc, timeout=10)
     finally:
         if proc.poll() is None:
             proc.kill()

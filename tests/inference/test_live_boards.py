@@ -23,6 +23,7 @@ from firmware_bridge.sim import STANDARD_START, SimulatedBoard
 from referee.app.watch import READY_LINE
 from referee.live.physical import physical_steps
 from referee.rules.game import Game
+from tests.processes import finish
 
 GRAVEKEEPER = Path(sys.executable).with_name("gravekeeper")
 #: A short game with a castling and captures.
@@ -56,7 +57,7 @@ def watch(url: str, play: Callable[[], None], *args: str) -> list[str]:
         play()
         time.sleep(1.0)  # the last move settles
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
+        out, err = finish(proc, timeout=20)
     finally:
         if proc.poll() is None:
             proc.kill()

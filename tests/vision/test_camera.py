@@ -18,6 +18,7 @@ import pytest
 from referee.app.camera import parse_camera_url
 from referee.app.vision_track import Tracker
 from referee.rules.game import Game
+from tests.processes import finish
 from tests.vision import variations as V
 from vision.geometry import parse_corners, unseen_squares
 
@@ -606,7 +607,7 @@ def test_watch_camera_stopped_by_sigterm_prints_the_moves_it_held(data: Path,
             assert line, proc.stderr.read() if proc.stderr else ""
             lines.append(line.rstrip("\n"))
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
+        out, err = finish(proc, timeout=30)
     finally:
         proc.kill()
     lines += out.splitlines()
