@@ -245,7 +245,7 @@ class CameraSensor(Sensor):
             # the referee caught up with the correction: it took the withdrawn actions back
             # and played the first corrected one (a photo folder's camera runs ahead)
             self.withdrawn_to = None
-        if (not shorter or own) and self.history()[:len(texts)] == texts:
+        if (not shorter or own) and history[:len(texts)] == texts:
             return False
         self._game, self._base = game, texts
         return True

@@ -609,18 +609,27 @@ def height_scale(agree: np.ndarray[Any, Any], corners: Corners, shape: tuple[int
     45 degrees and higher a Staunton set stands over no empty square of the start by half,
     and the heights stay as they are."""
     empty = heights < 0
-    standing = np.flatnonzero(~empty)
     occupied = agree[:64, EMPTY] < 0
+    squares = np.arange(len(heights))
     for share in HEIGHT_SHARES:
         cover = silhouettes(corners, shape, tuple(h * share for h in HEIGHTS))
-        if cover is None or not len(standing):
+        if cover is None or empty.all():
             return 1.0
-        over = cover[heights[standing], standing]
-        over[np.arange(len(standing)), standing] = 0.0
-        hidden = empty & (over.max(axis=0) >= VEIL_COVER)
+        hidden = empty & (_in_front(cover, heights, squares)[1].max(axis=0) >= VEIL_COVER)
         if not hidden.any() or float(occupied[hidden].mean()) >= 0.5:
             return share
     return 0.0
+
+
+def _in_front(cover: np.ndarray[Any, Any], heights: np.ndarray[Any, Any],
+              squares: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The squares pieces stand on (``heights``: height classes, -1 empty) and the share of
+    each of ``squares`` each of them covers (``cover``: :func:`vision.geometry.silhouettes`),
+    its own square left out: (standing, (len(standing), len(squares)))."""
+    standing = np.flatnonzero(heights >= 0)
+    share = cover[heights[standing], standing][:, squares]
+    share[standing[:, None] == squares[None, :]] = 0.0
+    return standing, share
 
 
 def _agree(reading: BoardReading, order: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -1100,13 +1109,10 @@ class Decoder:
         foot is in the middle of its square, its body stands over the squares behind), else
         the square's own; and whether a piece in front covers it so."""
         size = cover.shape[1]
-        heights = self._heights(codes[:size])
-        standing = np.flatnonzero(heights >= 0)
+        standing, share = _in_front(cover, self._heights(codes[:size]), squares)
         colour = codes[squares] >> 4
         if not len(standing):
             return np.asarray(colour), np.zeros(len(squares), dtype=bool)
-        share = cover[heights[standing], standing][:, squares]  # (standing, squares)
-        share[standing[:, None] == squares[None, :]] = 0.0
         front = share.argmax(axis=0)
         strong = share[front, np.arange(len(squares))] >= VEIL_COVER
         return np.asarray(np.where(strong, codes[standing[front]] >> 4, colour)), strong
@@ -1827,7 +1833,7 @@ class Tracker:
         if deep and self._branches:
             other = self._other_line(change, agree, decision)
             if other is not None:
-                replayed, decision = self._take_line(*other), other[2]
+                replayed, decision = self._take_line(other[0], other[1]), other[2]
         tau = threshold(change)
         if float(change.max()) < tau:
             if self._attempt_shown:  # the pieces of a failed attempt are back
@@ -1942,8 +1948,7 @@ class Tracker:
             return None
         return line
 
-    def _take_line(self, branch: Branch, actions: tuple[Action, ...], decision: Decision
-                   ) -> list[str]:
+    def _take_line(self, branch: Branch, actions: tuple[Action, ...]) -> list[str]:
         """Play ``actions`` instead of what the game played since the branch (taken back, as
         by :meth:`_retract`); their texts."""
         game = self.game
@@ -1951,7 +1956,6 @@ class Tracker:
         self.retracted = len(self.withdrawn)
         for _ in range(self.retracted):
             game.undo()
-        assert decision.candidate is not None
         self._history.clear()
         self._branches.clear()
         self._replayed_from = branch.ply
