@@ -325,6 +325,18 @@ def _lab_small(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
     return _lab(_bgr_small(warped))
 
 
+LEVELS = 65  # points of a histogram matching (every 1/64 of the pixels)
+
+
+def _levels(values: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """The LEVELS evenly spaced percentiles (0 to 100) of ``values``, linearly interpolated as
+    ``np.percentile``'s default: one sort and one interpolation, a fifth of its time (it ran
+    twice or six times for every frame judged)."""
+    v = np.sort(values, axis=None).astype(np.float64)
+    at = np.linspace(0.0, v.size - 1.0, LEVELS)
+    return np.asarray(np.interp(at, np.arange(v.size, dtype=np.float64), v), dtype=np.float64)
+
+
 def _balanced(small: Any, ref: Any) -> Any:
     """``small`` (BGR, :func:`_bgr_small`) given ``ref``'s colour balance: each of blue, green
     and red through the monotonic mapping that matches its histogram to ``ref``'s. A camera's
@@ -332,11 +344,10 @@ def _balanced(small: Any, ref: Any) -> Any:
     alike, so such a mapping undoes them; in Lab they shift a light square's colour more than
     a dark one's, which one shift of the colour medians (:func:`_match_light`) cannot (photos
     whose white balance differed by up to 15 % a channel: 2 of 6 games lost, none now)."""
-    levels = np.linspace(0.0, 100.0, 65)
     table = np.empty((256, 1, 3), dtype=np.uint8)
     for ch in range(3):  # every third pixel each way is plenty for a histogram
-        qa = np.percentile(small[::3, ::3, ch], levels)
-        qb = np.percentile(ref[::3, ::3, ch], levels)
+        qa = _levels(small[::3, ::3, ch])
+        qb = _levels(ref[::3, ::3, ch])
         table[:, 0, ch] = np.clip(np.interp(np.arange(256), qa, qb) + 0.5, 0, 255)
     return cv2.LUT(small, table)
 
@@ -506,10 +517,9 @@ def _match_light_with(lab: np.ndarray[Any, Any], src: np.ndarray[Any, Any],
     """``lab`` moved by the light mapping that takes the main board ``src`` onto ``ref``
     (:func:`_match_light`): squares beyond the board are lit like it."""
     out = lab.copy()
-    levels = np.linspace(0.0, 100.0, 65)
     # every third pixel each way is plenty for a histogram, and ten times faster
-    qa = np.percentile(src[::3, ::3, 0], levels)
-    qb = np.percentile(ref[::3, ::3, 0], levels)
+    qa = _levels(src[::3, ::3, 0])
+    qb = _levels(ref[::3, ::3, 0])
     # the lightness of an 8-bit picture's Lab is whole numbers: the mapping through a table
     table = np.interp(np.arange(256.0), qa, qb).astype(np.float32)
     whole = np.clip(lab[..., 0] + 0.5, 0, 255).astype(np.uint8)

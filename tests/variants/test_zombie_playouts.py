@@ -37,6 +37,7 @@ from referee.rules.pieces import BLACK, WHITE
 from referee.rules.variants import make_variant
 from referee.rules.variants.zombie import Zombie
 from referee.rules.variants.zombie_state import ZombieState
+from tests.long import LONG
 from tests.playout import (
     assert_position_round_trip,
     assert_record_round_trip,
@@ -80,7 +81,9 @@ OPTION_SETS = [
 def test_playouts_with_other_options(options: dict[str, Any]) -> None:
     variant = make_variant("zombie", options)
     # normal_plus_zombies searches the horde after every normal move: fewer, shorter games.
+    # A quarter of them but with GRAVEKEEPER_LONG (the nightly run).
     games = 12 if options.get("zombie.turn_mode") == "normal_plus_zombies" else 40
+    games = games if LONG else games // 4
     for seed in range(games):
         game = random_game(variant, seed, on_state=assert_position_round_trip)
         assert_record_round_trip(game)

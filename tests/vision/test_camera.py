@@ -18,6 +18,7 @@ import pytest
 from referee.app.camera import parse_camera_url
 from referee.app.vision_track import Tracker
 from referee.rules.game import Game
+from tests.long import nightly
 from tests.processes import finish
 from tests.vision import variations as V
 from vision.geometry import parse_corners, unseen_squares
@@ -129,8 +130,8 @@ def test_stills_random_game_with_captures(data: Path) -> None:
 
 
 @pytest.mark.parametrize(("seed", "neighbour", "shift", "turn", "plies"),
-                         [(5, False, 30.0, 8.0, 60), (4, True, 30.0, 8.0, 40),
-                          (6, True, 60.0, 15.0, 40)])
+                         [(6, True, 60.0, 15.0, 40),
+                          *nightly((5, False, 30.0, 8.0, 60), (4, True, 30.0, 8.0, 40))])
 def test_stills_photographed_in_the_hand(data: Path, seed: int, neighbour: bool, shift: float,
                                          turn: float, plies: int) -> None:
     """One photo per position, each taken by a phone in the hand (the table's plane turned up
@@ -176,7 +177,7 @@ def test_stills_photographed_from_anywhere_with_the_board_cut_off(data: Path) ->
     assert tracker.corrections == 0
 
 
-@pytest.mark.parametrize("draw", [1, 5])
+@pytest.mark.parametrize("draw", [5, *nightly(1)])
 def test_stills_with_the_white_balance_of_each_photo_its_own(data: Path, draw: int) -> None:
     """A phone sets white balance and exposure anew for every photo: each photo after the
     first with its own gain on each colour channel (up to 15 %). Each channel's histogram is
@@ -301,7 +302,8 @@ def test_photos_from_a_players_side_moves_the_picture_cannot_tell_apart(seed: in
     assert [p.text for p in tracker.game.played] == moves
 
 
-@pytest.mark.parametrize(("azimuth", "seed"), [(180.0, 5), (180.0, 7), (90.0, 5), (90.0, 7)])
+@pytest.mark.parametrize(("azimuth", "seed"),
+                         [(180.0, 7), (90.0, 5), *nightly((180.0, 5), (90.0, 7))])
 def test_photos_from_blacks_side_and_from_the_h_files(azimuth: float, seed: int) -> None:
     """Photos 45 degrees up from Black's side and from the h-file's. A pawn c7-c6 seen from
     Black's side changes c5 behind it (covered a fifth: 2.6 thresholds) and c7-c5 would
@@ -690,7 +692,7 @@ def test_stills_that_start_with_the_same_photo_several_times(data: Path) -> None
     assert tracker.stills
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [2, *nightly(1)])
 def test_stills_from_a_camera_that_never_moves(data: Path, seed: int) -> None:
     """One photo per position from a camera on a tripod, nothing else changing between them:
     a move changes two squares of 64, which on average is below the motion a video cut into
@@ -703,7 +705,7 @@ def test_stills_from_a_camera_that_never_moves(data: Path, seed: int) -> None:
     assert tracker.stills
 
 
-@pytest.mark.parametrize("every", [1, 3])
+@pytest.mark.parametrize("every", [3, *nightly(1)])
 def test_a_video_cut_into_frames(data: Path, tmp_path: Path, every: int) -> None:
     """The shared video as a folder of its frames (JPEG; all of them, or every 3rd: 6.7 frames
     a second) through ``vision-track``: two same frames, then one no legal move explains (a

@@ -10,7 +10,6 @@ walk is large enough for the test to prove something."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ from referee.app.camera import CameraSensor
 from referee.app.phone import phone_options
 from referee.app.vision_track import Tracker
 from referee.rules.game import Game
+from tests.long import nightly
 from tests.vision import variations as V
 from tests.vision.conftest import VIDEO
 from vision.geometry import parse_corners
@@ -34,7 +34,7 @@ from vision.stabilise import Stabiliser
 FPS = 20.0  # the shared video's own rate
 
 #: More hand-held walks with ``GRAVEKEEPER_LONG=1`` (the nightly run): each costs a whole video.
-LONG_SEEDS = [2, 4, 5, 6] if os.environ.get("GRAVEKEEPER_LONG") else []
+LONG_SEEDS = nightly(2, 4, 5, 6)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from referee.app.vision_track import Tracker
+from tests.long import nightly
 from tests.vision import variations as V
 from tests.vision.conftest import VIDEO
 from vision.geometry import parse_corners
@@ -48,7 +49,7 @@ def _played(frames: list[Any], order: list[int], fps: float) -> tuple[list[str],
     return moves, tracker
 
 
-@pytest.mark.parametrize("every", [2, 3, 4])
+@pytest.mark.parametrize("every", [3, 4, *nightly(2)])
 def test_slower_camera_same_moves(frames: list[Any], every: int) -> None:
     """Every 2nd, 3rd, 4th frame: 10, 6.7 and 5 frames a second of the same scene."""
     moves, tracker = _played(frames, list(range(0, len(frames), every)), FPS / every)
@@ -83,7 +84,7 @@ def test_quicker_players(frames: list[Any], speed: float, fps: float) -> None:
     assert moves == V.SCHOLAR_MOVES
 
 
-@pytest.mark.parametrize("hold", [15, 40])
+@pytest.mark.parametrize("hold", [40, *nightly(15)])
 def test_held_first_frame(frames: list[Any], hold: int) -> None:
     """The first frame (the camera still adjusting its exposure) held for 0.75 s or 2 s
     before the video plays: the start picture is taken anew from a settled start."""

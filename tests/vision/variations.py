@@ -337,11 +337,16 @@ def render(game: Game, camera: Camera, rng: np.random.Generator) -> Any:
         white = piece.isupper()
         cv2.fillConvexPoly(img, hull, (225, 232, 236) if white else (35, 32, 30),
                            lineType=cv2.LINE_AA, shift=4)
-        body = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(body, hull, 255, shift=4)
+        # the right half in shade, drawn inside the hull's box only (a whole-picture mask per
+        # piece was most of the render's time)
+        x, y, bw, bh = cv2.boundingRect(hull >> 4)
+        x0, y0, x1, y1 = max(x - 1, 0), max(y - 1, 0), min(x + bw + 1, w), min(y + bh + 1, h)
+        body = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(body, hull - np.array([x0 * 16, y0 * 16], np.int32), 255, shift=4)
         cols = np.flatnonzero(body.any(axis=0))
-        body[:, :int(cols.mean())] = 0  # the right half in shade
-        img[body > 0] = (img[body > 0] * 0.8).astype(np.uint8)
+        body[:, :int(cols.mean())] = 0
+        box = img[y0:y1, x0:x1]
+        box[body > 0] = (box[body > 0] * 0.8).astype(np.uint8)
         cv2.polylines(img, [hull], True, (90, 90, 90) if white else (10, 10, 10), 1,
                       cv2.LINE_AA, shift=4)
     noisy = np.clip(img + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8)
