@@ -142,6 +142,7 @@ VEIL_COVER = 0.5      # a piece in front over this share of a square: the camera
 VEILED, VEILED_IF_SAME = 1, 2  # a candidate's square that may look the same (Decoder._veiled)
 HEIGHT_SHARES = (1.0, 0.75, 0.5, 0.25)  # how tall the pieces may look (height_scale)
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
+SWAY_CHANGE = 1000.0  # Lab change allowed a square per share of it pieces' outlines swept
 LEAN_KEEP = 4.0       # pixels the corners may move before what pieces cover is worked out anew
 LEAN_SHARE = 2.0      # a square behind another's piece that changed this much less: leaning
 SHADE_SPLIT = 5       # a shadow's light is measured on parts of a square, this many a side ...
@@ -923,33 +924,58 @@ class Decoder:
         return unique
 
     def decide(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
-               deep: bool = False, lean: np.ndarray[Any, Any] | None = None) -> Decision:
+               deep: bool = False, lean: np.ndarray[Any, Any] | None = None,
+               sway: np.ndarray[Any, Any] | None = None) -> Decision:
         """The candidate the evidence shows, or a Decision without one.
 
         ``change``: 64 change values; ``agree``: (64, 3) classifier agreement; ``deep``: also
-        try sequences of up to MAX_SEQUENCE actions touching the changed squares.
+        try sequences of up to MAX_SEQUENCE actions touching the changed squares; ``lean``:
+        what pieces cover seen from the camera; ``sway``: how much of each square the pieces'
+        outlines moved over since the reference picture (:meth:`Tracker._sway`).
         """
         tau = threshold(change)
         e = np.clip((change - tau) / tau, -1.0, 3.0)
         changed = int(np.sum(e > 0))
-        if changed == 0 or changed > MAX_CHANGED:
+        excess = self._unswayed(change, sway)
+        if changed == 0 or int(np.sum(excess > tau)) > MAX_CHANGED:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
-        best = self._score(cands, change, tau, agree, lean)
+        best = self._score(cands, change, tau, agree, lean, excess)
         if deep and (best.candidate is None or best.loose):
             # a move that leaves changed squares unexplained may be one of a longer sequence
             # (a king's step e7-e8 hidden behind the king, after two moves already taken)
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
             deeper = self._enumerate(MAX_SEQUENCE, touching)
-            again = self._score(cands + deeper, change, tau, agree, lean)
+            again = self._score(cands + deeper, change, tau, agree, lean, excess)
             if again.candidate is not None or best.candidate is None:
                 best = again
         return replace(best, changed=changed)
 
+    def _unswayed(self, change: np.ndarray[Any, Any], sway: np.ndarray[Any, Any] | None
+                  ) -> np.ndarray[Any, Any]:
+        """``change`` less what the camera's own move may have made of each square: SWAY_CHANGE
+        per share of it that the outlines of the pieces standing now moved over (``sway``).
+
+        Why: photos taken from a hand (each from a little elsewhere: 5 degrees round the
+        table, 3 up or down) see every piece from another side; where a piece in front stands
+        over another (a white pawn d4 over a black one on d5, seen from White's side), the
+        line between them moves by a few pixels and the square changes by three thresholds
+        with no move there, so the move (h7-h5) was refused as a hand on the board."""
+        if sway is None:
+            return change
+        heights = self._heights(np.asarray(pieces_of(self.game.state, self.index)))[:64]
+        standing = np.flatnonzero(heights >= 0)
+        swept = np.zeros(len(change))
+        swept[:64] = sway[heights[standing], standing].sum(axis=0)
+        return np.asarray(np.maximum(change - SWAY_CHANGE * swept, 0.0), dtype=np.float64)
+
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
-               agree: np.ndarray[Any, Any], lean: np.ndarray[Any, Any] | None = None
-               ) -> Decision:
+               agree: np.ndarray[Any, Any], lean: np.ndarray[Any, Any] | None = None,
+               excess: np.ndarray[Any, Any] | None = None) -> Decision:
+        """The best candidate for ``change`` (``excess``: the change no camera's move makes,
+        for the squares a candidate leaves unexplained; :meth:`_unswayed`)."""
         e = np.clip((change - tau) / tau, -1.0, 3.0)
+        excess = change if excess is None else excess
         if not cands:
             return Decision(None, 0.0, 0)
         mask = np.stack([c.mask for c in cands])
@@ -958,7 +984,7 @@ class Decoder:
         support = e[None, :] + CLASSIFIER_WEIGHT * np.take_along_axis(
             np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
             axis=2)[:, :, 0]
-        positive = np.minimum(np.maximum(e, 0.0), 1.0)  # a hand's squares cost 1 each
+        positive = np.clip((excess - tau) / tau, 0.0, 1.0)  # a hand's squares cost 1 each
         optional = np.zeros_like(mask)
         for k, c in enumerate(cands):
             if c.optional is not None:
@@ -1025,15 +1051,17 @@ class Decoder:
         sq = cand.mask & ~veiled[top]
         seen = cand.mask | optional[top] | leaning[top]
         change_ok = True
-        hand = bool(_occluded(change, tau, seen, sq & (cand.colour != EMPTY)).any())
-        if _forgiven(change, tau, seen):  # a hand at the edge: the classifier must agree too
+        unseen = np.where(seen, change, excess)
+        hand = bool(_occluded(unseen, tau, seen, sq & (cand.colour != EMPTY)).any())
+        if _forgiven(unseen, tau, seen):  # a hand at the edge: the classifier must agree too
             agreed = agree[np.flatnonzero(sq), cand.colour[sq]]
             hand = hand or bool(np.any(agreed <= 0))
         lead = best_score - runner
         if best_score <= 0 or not change_ok or hand or lead < need:
             return Decision(None, best_score, 0)
-        return Decision(cand, best_score, 0, int(np.sum((e > 0) & ~seen)), alternatives,
-                        frozenset(int(i) for i in np.flatnonzero(seen)))
+        swayed = (change > tau) & (excess <= tau)  # the camera's move changed them
+        return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
+                        frozenset(int(i) for i in np.flatnonzero(seen | swayed)))
 
     def _heights(self, codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.int64]]:
         """The height class (an index into HEIGHTS, -1: no piece) of each piece code (a
@@ -1221,7 +1249,11 @@ class Tracker:
         self.settled = 0
         self.ignored = 0
         self.still_since = 0   # frame number where the current still period began
-        self._reference: Any = None
+        self._ref: Any = None
+        #: the corners the reference picture was seen with (:attr:`_reference`)
+        self._ref_corners: Corners | None = None
+        #: what pieces cover seen from those corners (:meth:`_sway`)
+        self._sway_for: tuple[Any, Any] | None = None
         self._unseen: frozenset[int] = frozenset()  # squares (a1 = 0) the last frame cut off
         self._shape: tuple[int, ...] | None = None  # the last frame's (height, width)
         #: what pieces cover, for the corners and picture size it was worked out for
@@ -1264,6 +1296,17 @@ class Tracker:
         #: set when a settled board shows the pieces of a failed attempt put back (the camera
         #: sensor reports the board then, and clears it)
         self.put_back = False
+
+    @property
+    def _reference(self) -> Any:
+        """The picture settled frames are compared with; setting it records the corners it
+        was seen with (a camera in the hand sees each picture from a little elsewhere)."""
+        return self._ref
+
+    @_reference.setter
+    def _reference(self, picture: Any) -> None:
+        self._ref = picture
+        self._ref_corners = np.array(self.corners, dtype=np.float32)
 
     @property
     def puzzled(self) -> bool:
@@ -1779,7 +1822,7 @@ class Tracker:
         if float(unshaded.max()) < threshold(unshaded):
             self.unshaded += 1
             return unshaded, Decision(None, 0.0, 0)
-        again = self.decoder.decide(unshaded, agree, deep=deep, lean=self._lean())
+        again = self._decide(self.decoder, unshaded, agree, deep)
         if again.candidate is None:
             return change, decision
         self.unshaded += 1
@@ -1808,6 +1851,26 @@ class Tracker:
                                      cover)
         return kept[2]
 
+    def _sway(self) -> np.ndarray[Any, Any] | None:
+        """(len(HEIGHTS), 64, 64): how much of each square the outline of a piece of each
+        height on each square moved over between the reference picture's view and this one
+        (:meth:`Decoder._unswayed`); None when the camera did not move by more than LEAN_KEEP
+        pixels at a corner or its place is not known."""
+        now, seen = self._lean(), self._ref_corners
+        if (now is None or seen is None or self._shape is None
+                or float(np.abs(seen - self.corners).max()) <= LEAN_KEEP):
+            return None
+        kept = self._sway_for
+        if kept is None or not np.array_equal(kept[0], seen):
+            before = silhouettes(seen, self._shape, tuple(h * self._scale for h in HEIGHTS))
+            kept = self._sway_for = (seen, before)
+        return None if kept[1] is None else np.abs(now - kept[1])
+
+    def _decide(self, decoder: Decoder, change: np.ndarray[Any, Any],
+                agree: np.ndarray[Any, Any], deep: bool) -> Decision:
+        """``decoder``'s decision on ``change``, seen from where the camera stands."""
+        return decoder.decide(change, agree, deep=deep, lean=self._lean(), sway=self._sway())
+
     def _puzzle(self) -> None:
         """One more settled check that the board changed and no move was taken."""
         if self._puzzling == 0:
@@ -1821,7 +1884,7 @@ class Tracker:
         change = self._unpushed(self._reference, warped, agree)
         if float(change.max()) < threshold(change):
             return True
-        decision = self.decoder.decide(change, agree, deep=True, lean=self._lean())
+        decision = self._decide(self.decoder, change, agree, True)
         return decision.candidate is not None
 
     def _judge(self, warped: Any) -> list[Recognised]:
@@ -1836,7 +1899,7 @@ class Tracker:
         deep = False
         if float(change.max()) >= threshold(change):
             deep = self.stills or self._steady(warped)
-            decision = self.decoder.decide(change, agree, deep=deep, lean=self._lean())
+            decision = self._decide(self.decoder, change, agree, deep)
             if decision.candidate is None and decision.changed > SHADE_CHANGED:
                 change, decision = self._in_shade(warped, agree, change, decision, deep)
         replayed: list[str] = []
@@ -1926,7 +1989,7 @@ class Tracker:
                 line = self._line(branch.ply, actions)
                 if line is None:
                     continue
-                trial = self._trial(line).decide(change, agree, deep=True, lean=self._lean())
+                trial = self._decide(self._trial(line), change, agree, True)
                 if trial.candidate is None or trial.candidate.squares & self._unseen:
                     continue
                 if best is None or trial.score > best[2].score:
@@ -1991,7 +2054,7 @@ class Tracker:
             retracted = [p.text for p in game.played[len(game.played) - undone:]]
             trial = self._trial(Game(game.variant, seed=game.seed, state=state))
             change = self._unpushed(before, warped, agree)
-            decision = trial.decide(change, agree, deep=True, lean=self._lean())
+            decision = self._decide(trial, change, agree, True)
             cand = decision.candidate
             if cand is None:
                 continue

@@ -355,15 +355,27 @@ def render(game: Game, camera: Camera, rng: np.random.Generator) -> Any:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-def rendered_game(moves: list[str], camera: Camera, seed: int) -> list[Any]:
-    """One rendered picture per position of the game ``moves`` (the start first)."""
+def rendered_game(moves: list[str], camera: Camera | list[Camera], seed: int) -> list[Any]:
+    """One rendered picture per position of the game ``moves`` (the start first), all seen by
+    ``camera`` or each by its own (a list, one per position)."""
+    cameras = camera if isinstance(camera, list) else [camera] * (len(moves) + 1)
     game = Game("standard")
     rng = np.random.default_rng(seed)
-    pictures = [render(game, camera, rng)]
-    for m in moves:
+    pictures = [render(game, cameras[0], rng)]
+    for m, seen_by in zip(moves, cameras[1:], strict=True):
         game.play(m)
-        pictures.append(render(game, camera, rng))
+        pictures.append(render(game, seen_by, rng))
     return pictures
+
+
+def hand_cameras(azimuth: float, elevation: float, count: int, seed: int, *,
+                 turn: float = 5.0, tilt: float = 3.0) -> list[Camera]:
+    """``count`` cameras as a phone held by someone standing at ``azimuth``, ``elevation``
+    (:func:`orbit_camera`), each photo taken up to ``turn`` degrees round the table and ``tilt``
+    degrees up or down from there."""
+    rng = np.random.default_rng(seed)
+    return [orbit_camera(azimuth + rng.uniform(-turn, turn), elevation + rng.uniform(-tilt, tilt))
+            for _ in range(count)]
 
 
 PHOTO_SIZE = (640, 480)
