@@ -34,7 +34,8 @@ every other candidate board by a margin.
   missed), predicts which squares change and what colour they then hold. When nothing explains
   the board and it clearly changed, up to three actions are tried (recovery after missed frames),
   restricted to actions touching changed squares. Candidates the camera cannot tell apart (the
-  promotion pieces) collapse to one, the queen first.
+  promotion pieces) collapse to one, the queen first; the others are kept as alternatives
+  (a :class:`Branch`): a promoted knight is told by its first knight's move.
 * **Decision.** score = explained change + classifier agreement on the candidate's squares -
   unexplained change - a penalty per extra action. The best candidate is taken when its squares
   all changed (or the classifier confirms a weak change), no unexplained square changed more than
@@ -196,6 +197,9 @@ class Candidate:
     attempt: bool = False
     #: the piece code then on every square (0 empty): how tall what stands there is
     pieces: np.ndarray[Any, np.dtype[np.int64]] = field(kw_only=True)
+    #: the same actions promoting to other pieces: the same picture (a knight and a queen on
+    #: e8 are both a white piece there), kept as alternatives when this one is taken
+    twins: tuple[Candidate, ...] = field(default=(), kw_only=True)
 
     @property
     def squares(self) -> frozenset[int]:
@@ -764,6 +768,14 @@ def _promo_rank(action: Action) -> int:
     return PROMOTION_ORDER.index(promo) if promo in PROMOTION_ORDER else len(PROMOTION_ORDER)
 
 
+def _promoted_otherwise(actions: tuple[Action, ...], other: tuple[Action, ...]) -> bool:
+    """Whether ``actions`` are ``other`` but for the piece some promotion makes (a camera
+    sees the colour on e8, not which piece: an under-promotion is told only by how the piece
+    moves later, :meth:`Tracker._other_line`)."""
+    return len(actions) == len(other) and actions != other and all(
+        a._replace(promo="") == b._replace(promo="") for a, b in zip(actions, other, strict=True))
+
+
 def _copy_square(dst: Any, src: Any, index: int) -> None:
     """Copy visible square ``index`` (a1 = 0, then the squares beyond the board) of warped
     board ``src`` into ``dst``."""
@@ -914,14 +926,20 @@ class Decoder:
 
         walk(root, ())
         out.sort(key=lambda c: (len(c.actions), [_promo_rank(x) for x in c.actions]))
-        seen: set[tuple[int, bytes]] = set()
-        unique = []
+        first: dict[tuple[int, bytes], int] = {}
+        unique: list[Candidate] = []
+        twins: list[list[Candidate]] = []
         for c in out:
+            if not c.mask.any():
+                continue
             key = (len(c.actions), c.colour.tobytes())
-            if c.mask.any() and key not in seen:
-                seen.add(key)
+            if key not in first:
+                first[key] = len(unique)
                 unique.append(c)
-        return unique
+                twins.append([])
+            elif _promoted_otherwise(c.actions, unique[first[key]].actions):
+                twins[first[key]].append(c)
+        return [replace(c, twins=tuple(t)) if t else c for c, t in zip(unique, twins, strict=True)]
 
     def decide(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
                deep: bool = False, lean: np.ndarray[Any, Any] | None = None,
@@ -1044,7 +1062,8 @@ class Decoder:
                     and (not others or best_score - float(score[others[0]]) >= need)):
                 alike.add(rivals[0])
         alternatives = tuple(cands[k] for k in rivals
-                             if k in alike and best_score - float(score[k]) < need)
+                             if k in alike and best_score - float(score[k]) < need
+                             ) + cands[top].twins
         rivals = [k for k in rivals if k not in alike]
         runner = float(score[rivals[0]]) if rivals else 0.0
         cand = cands[top]
