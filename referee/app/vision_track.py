@@ -1014,7 +1014,7 @@ class Decoder:
         veiled = np.zeros_like(mask)    # squares it changes that look the same
         if lean is not None:
             leaning, should, expected, seconded = self._leaning(cands, mask, optional, change,
-                                                                lean)
+                                                                lean, agree)
             veils = self._veiled(cands, mask, lean)
             veiled = (veils == VEILED) | ((veils == VEILED_IF_SAME) & (e <= 0)[None, :])
             mask = mask & ~veiled  # may change or not
@@ -1102,7 +1102,8 @@ class Decoder:
 
     def _leaning(self, cands: list[Candidate], mask: np.ndarray[Any, Any],
                  optional: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
-                 cover: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], ...]:
+                 cover: np.ndarray[Any, Any], agree: np.ndarray[Any, Any]
+                 ) -> tuple[np.ndarray[Any, Any], ...]:
         """For each candidate: the squares the pieces it changes are seen over (the taller
         of the one that was and the one that is on each square, ``cover`` being
         :func:`vision.geometry.silhouettes` for HEIGHTS); those of them that should change
@@ -1120,7 +1121,11 @@ class Decoder:
         thresholds (a black pawn c7-c6 seen from Black's side at 45 degrees: c5, covered
         0.23, changed by 2.6 thresholds), so a square covered LEAN_SHOULD should change: a
         pawn pushed to c5 instead would have changed c4 (covered 0.3, and unchanged; from
-        0.1 of a square on, 111 of 120 moves seen from Black's corner against 120)."""
+        0.1 of a square on, 111 of 120 moves seen from Black's corner against 120).
+        A square a piece put down is seen over need not change when the classifier reads
+        that piece's colour on it (``agree``): a white pawn's head over a light square
+        changes it little (a pawn g2-g3 seen from White's side at 35 degrees changed g4 by
+        0.9 thresholds, read white: taken for g2-g4)."""
         size = cover.shape[1]
         root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:size]
         after = np.stack([c.pieces for c in cands])[:, :size]
@@ -1140,7 +1145,10 @@ class Decoder:
             for side in (1, 2):
                 mine = standing & (hue == side)
                 bare = (tallest < k) & (root[None, :] >> 4 != side)
-                should[:, :size] |= _reach(mine, cover[k] >= LEAN_SHOULD) & bare
+                put = mine & (now == k)  # the piece put down is the tall one
+                seen = (agree[:size, side] > 0)[None, :]  # its colour read there
+                should[:, :size] |= ((_reach(mine & ~put, cover[k] >= LEAN_SHOULD)
+                                      | (_reach(put, cover[k] >= LEAN_SHOULD) & ~seen)) & bare)
                 expected[:, :size] |= _reach(mine, cover[k] >= LEAN_STRONG) & bare
         leaning &= ~(mask | optional)
         should &= leaning
