@@ -63,3 +63,9 @@ def test_promotion_candidates_collapse_to_queen() -> None:
     texts = [tracker.game.variant.format_action(acts[0])
              for acts, _ in tracker._candidates() if len(acts) == 1]
     assert "b7a8q" in texts and "b7a8n" not in texts and "b7c8q" in texts
+    # the other pieces are the queen's twins: kept as alternatives once it is taken
+    queen = next(c for c in tracker.decoder.candidates()
+                 if tracker.game.variant.format_action(c.actions[0]) == "b7a8q"
+                 and len(c.actions) == 1)
+    assert sorted(tracker.game.variant.format_action(t.actions[0]) for t in queen.twins) == \
+        ["b7a8b", "b7a8n", "b7a8r"]
