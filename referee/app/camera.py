@@ -52,7 +52,8 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -84,6 +85,7 @@ STEP_MS = 400  # between the positions of actions decoded from one frame
 OPTIONS = ("corners", "corners2", "fast", "fps", "stabilise")
 MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
+LIVE_BACKLOG = 5  # frames of a live camera waiting to be judged; older ones are dropped
 COLOUR_LETTERS = {WHITE: "w", BLACK: "b"}  # a piece's colour as event files write it
 
 
@@ -308,6 +310,57 @@ class CameraSensor(Sensor):
         return Tracker(corners, stills=stills, game=self._game, others=others,
                        stabilise=self.stabilise)
 
+    def _arrivals(self, source: FrameSource, stop: threading.Event
+                  ) -> Iterator[tuple[Frame, float | None]]:
+        """A live source's frames with the time each arrived, read on a thread of its own.
+
+        Why: timed when the tracker got to them, the frames of a tracker behind the camera
+        for a while (a busy machine) came in bursts a few milliseconds apart, as if the hands
+        had moved ten times as fast. Read as they come, they keep their times; when
+        LIVE_BACKLOG frames wait, the oldest is dropped (a slow machine judges fewer frames,
+        not older ones). A recording's frames are timed by their place in it (None here)."""
+        waiting: deque[tuple[Frame, float]] = deque(maxlen=LIVE_BACKLOG)
+        ready = threading.Condition()
+        ended: list[BaseException | None] = []
+
+        def read() -> None:
+            error: BaseException | None = None
+            try:
+                for frame in source.frames():
+                    with ready:
+                        waiting.append((frame, self._clock()))
+                        ready.notify()
+                    if stop.is_set():
+                        break
+            except Exception as err:  # raised where the frames are judged, as unthreaded
+                error = err
+            finally:
+                with ready:
+                    ended.append(error)
+                    ready.notify()
+
+        threading.Thread(target=read, name=f"camera reader {self.target}", daemon=True).start()
+        while not stop.is_set():
+            with ready:
+                while not waiting and not ended and not stop.is_set():
+                    ready.wait(0.2)
+                if waiting:
+                    item = waiting.popleft()
+                elif ended and ended[0] is not None:
+                    raise ended[0]
+                else:
+                    return
+            yield item
+
+    def _timed_frames(self, source: FrameSource, live: bool, stop: threading.Event
+                ) -> Iterator[tuple[Frame, float | None]]:
+        """The source's frames, with their arrival times if it is live."""
+        if live:
+            yield from self._arrivals(source, stop)
+        else:
+            for frame in source.frames():
+                yield frame, None
+
     def _run(self, stop: threading.Event) -> None:
         source = self._source
         assert source is not None
@@ -316,7 +369,7 @@ class CameraSensor(Sensor):
         start = self._clock()
         n = misses = 0
         try:
-            for frame in source.frames():
+            for frame, arrived in self._timed_frames(source, live, stop):
                 if stop.is_set():
                     return
                 if not live:  # a recording: played at its own pace unless fast
@@ -340,7 +393,7 @@ class CameraSensor(Sensor):
                     self.tracker = Tracker(tracker.corners, stills=stills, game=self._game,
                                            others=tracker.others)
                 # the frame's time: its position in a recording, its arrival from a camera
-                at = self._clock() if live else n * frame_ms / 1000.0
+                at = arrived if arrived is not None else n * frame_ms / 1000.0
                 n += 1
                 before = self._clock()
                 moves = self.tracker.step(frame, at)

@@ -22,6 +22,7 @@ from tests.long import nightly
 from tests.processes import finish
 from tests.vision import variations as V
 from vision.geometry import parse_corners, unseen_squares
+from vision.sources import FrameSource
 
 MOVES = "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7".split()
 CORNERS = "137,374,140,5,506,10,507,377"
@@ -807,3 +808,38 @@ def test_watch_camera_follows_photos_taken_in_the_hand(data: Path, tmp_path: Pat
                           text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
     assert [line for line in proc.stdout.splitlines() if not line.startswith("#")] == moves
+
+
+class _Paced(FrameSource):
+    """A live camera for :func:`test_a_live_cameras_frames_keep_the_times_they_arrived`: frame
+    ``k`` arrives at ``k`` (the test's clock), all before anybody reads them."""
+
+    def __init__(self, count: int, now: list[float]) -> None:
+        super().__init__("camera://0")
+        self.count, self.now, self.sent = count, now, threading.Event()
+
+    def frames(self) -> Any:
+        for k in range(self.count):
+            self.now[0] = float(k)
+            yield np.full((4, 4, 3), k, dtype=np.uint8)
+        self.sent.set()
+
+
+def test_a_live_cameras_frames_keep_the_times_they_arrived() -> None:
+    """A live camera's frames are read on a thread of their own and keep the time they arrived:
+    timed when the tracker got to them, the frames of a tracker behind the camera came in
+    bursts milliseconds apart. When more than LIVE_BACKLOG wait, the oldest are dropped."""
+    from referee.app.camera import LIVE_BACKLOG, CameraSensor
+
+    now = [0.0]
+    sensor = CameraSensor("camera://0", Game("standard"), clock=lambda: now[0])
+    source = _Paced(LIVE_BACKLOG + 3, now)
+    stop = threading.Event()
+    frames = sensor._timed_frames(source, True, stop)
+    first = next(frames)  # the reader starts with the first frame asked for
+    assert source.sent.wait(5.0)
+    rest = list(frames)
+    got = [first, *rest]
+    assert all(int(frame[0, 0, 0]) == at for frame, at in got)  # each with its own arrival
+    assert [at for _, at in got][-LIVE_BACKLOG:] == [float(k) for k in range(3, LIVE_BACKLOG + 3)]
+    assert len(got) <= LIVE_BACKLOG + 1
