@@ -353,7 +353,7 @@ class CameraSensor(Sensor):
             yield item
 
     def _timed_frames(self, source: FrameSource, live: bool, stop: threading.Event
-                ) -> Iterator[tuple[Frame, float | None]]:
+                      ) -> Iterator[tuple[Frame, float | None]]:
         """The source's frames, with their arrival times if it is live."""
         if live:
             yield from self._arrivals(source, stop)

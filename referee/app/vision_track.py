@@ -926,20 +926,16 @@ class Decoder:
 
         walk(root, ())
         out.sort(key=lambda c: (len(c.actions), [_promo_rank(x) for x in c.actions]))
-        first: dict[tuple[int, bytes], int] = {}
-        unique: list[Candidate] = []
-        twins: list[list[Candidate]] = []
+        # one candidate per picture (the first: fewest actions, the queen), with its twins
+        groups: dict[tuple[int, bytes], list[Candidate]] = {}
         for c in out:
             if not c.mask.any():
                 continue
-            key = (len(c.actions), c.colour.tobytes())
-            if key not in first:
-                first[key] = len(unique)
-                unique.append(c)
-                twins.append([])
-            elif _promoted_otherwise(c.actions, unique[first[key]].actions):
-                twins[first[key]].append(c)
-        return [replace(c, twins=tuple(t)) if t else c for c, t in zip(unique, twins, strict=True)]
+            group = groups.setdefault((len(c.actions), c.colour.tobytes()), [c])
+            if group[0] is not c and _promoted_otherwise(c.actions, group[0].actions):
+                group.append(c)
+        return [replace(g[0], twins=tuple(g[1:])) if len(g) > 1 else g[0]
+                for g in groups.values()]
 
     def decide(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
                deep: bool = False, lean: np.ndarray[Any, Any] | None = None,
@@ -1869,14 +1865,18 @@ class Tracker:
         kept = self._lean_for
         if (kept is None or kept[1] != self._shape
                 or float(np.abs(kept[0] - self.corners).max()) > LEAN_KEEP):
-            cover = silhouettes(self.corners, self._shape,
-                                tuple(h * self._scale for h in HEIGHTS)) if self._scale else None
+            cover = self._silhouettes(self.corners, self._shape) if self._scale else None
             if cover is not None and not np.any((cover[-1] >= LEAN_COVER)
                                                 & ~np.eye(cover.shape[1], dtype=bool)):
                 cover = None  # seen from about above: no piece is seen over another square
             kept = self._lean_for = (np.array(self.corners, dtype=np.float32), self._shape,
                                      cover)
         return kept[2]
+
+    def _silhouettes(self, corners: Corners, shape: tuple[int, ...]
+                     ) -> np.ndarray[Any, Any] | None:
+        """:func:`vision.geometry.silhouettes` for HEIGHTS as tall as the pieces look here."""
+        return silhouettes(corners, shape, tuple(h * self._scale for h in HEIGHTS))
 
     def _sway(self) -> np.ndarray[Any, Any] | None:
         """(len(HEIGHTS), 64, 64): how much of each square the outline of a piece of each
@@ -1889,7 +1889,7 @@ class Tracker:
             return None
         kept = self._sway_for
         if kept is None or not np.array_equal(kept[0], seen):
-            before = silhouettes(seen, self._shape, tuple(h * self._scale for h in HEIGHTS))
+            before = self._silhouettes(seen, self._shape)
             kept = self._sway_for = (seen, before)
         return None if kept[1] is None else np.abs(now - kept[1])
 
