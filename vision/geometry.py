@@ -26,6 +26,7 @@ UNSEEN_INNER = 0.25  # a square is seen when the picture shows it from this far 
 PIECE_PROFILE = ((0.0, 0.33), (0.6, 0.2), (1.0, 0.15))
 LEAN_STRETCH = 4.0  # a camera at about a piece's height sees its head at most this far out
 COVER_RASTER = 8  # raster cells a side of a square when measuring what a piece covers
+HALO = 2  # squares beyond the board's edges where a piece's head may be seen (:func:`beyond`)
 
 Corners = np.ndarray[Any, np.dtype[np.float32]]
 
@@ -180,6 +181,42 @@ def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[floa
     it also covers the square behind; from low down its body stands over the next square
     and its head over the one after, diagonally when the camera is at a corner. The
     outline is the hull of PIECE_PROFILE's rings: a generic turned piece, not a model."""
+    grid = _covers(corners, shape, heights, 0)
+    return None if grid is None else grid.reshape(len(heights), 64, 64)
+
+
+def halo_cells(margin: int = HALO) -> tuple[tuple[int, int], ...]:
+    """The cells of the board's plane up to ``margin`` squares beyond its edges, one square
+    each, as (file, rank) with a1 = (0, 0) (so -1 is beyond the a-file or rank 1): rank by
+    rank from the nearest to White, file by file."""
+    span = range(-margin, 8 + margin)
+    return tuple((f, r) for r in span for f in span if not (0 <= f < 8 and 0 <= r < 8))
+
+
+def beyond(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
+           margin: int = HALO) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+    """(len(heights), 64, len(halo_cells(margin))): :func:`silhouettes` beyond the board,
+    the share of each cell of the board's plane outside it that a piece on each square
+    covers. None when the camera's place is unknown.
+
+    Why: seen from a player's side a piece on the far rank stands over the table beyond
+    the board, and from low down the pieces in front of it hide its square: a queen d8-c7
+    seen from White's side at 35 degrees changed no square at all (d8 behind the d7 pawn,
+    c7 behind the c6 pawn), only the picture beyond the board where her head was and is."""
+    grid = _covers(corners, shape, heights, margin)
+    if grid is None:
+        return None
+    cells = halo_cells(margin)
+    rows = np.array([r + margin for _, r in cells])
+    cols = np.array([f + margin for f, _ in cells])
+    return np.asarray(grid[:, :, rows, cols], dtype=np.float64)
+
+
+def _covers(corners: Corners, shape: tuple[int, ...], heights: Sequence[float], margin: int
+            ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+    """(len(heights), 64, 8 + 2 margin, 8 + 2 margin): the share of every cell of the board's
+    plane (rank + margin, file + margin) that a piece of each height on each square covers
+    (:func:`silhouettes`)."""
     camera = camera_position(corners, shape)
     if camera is None:
         return None
@@ -187,8 +224,9 @@ def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[floa
     ring = np.stack([np.cos(turn), np.sin(turn)], axis=1)
     centres = np.stack([np.arange(64) % 8 + 0.5, np.arange(64) // 8 + 0.5], axis=1)
     cell = COVER_RASTER
-    out = np.zeros((len(heights), 64, 64), dtype=np.float64)
-    canvas = np.zeros((64, 8 * cell, 8 * cell), dtype=np.uint8)
+    side = 8 + 2 * margin
+    out = np.zeros((len(heights), 64, side, side), dtype=np.float64)
+    canvas = np.zeros((64, side * cell, side * cell), dtype=np.uint8)
     for k, height in enumerate(heights):
         rings = []
         for share, radius in PIECE_PROFILE:
@@ -197,11 +235,11 @@ def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[floa
             stretch = min(camera[2] / max(camera[2] - z, 1e-9), LEAN_STRETCH)
             around = centres[:, None, :] + radius * ring[None, :, :]
             rings.append(camera[:2] + (around - camera[:2]) * stretch)
-        outline = np.round(np.concatenate(rings, axis=1) * cell * 16).astype(np.int32)
+        outline = np.round((np.concatenate(rings, axis=1) + margin) * cell * 16).astype(np.int32)
         canvas[:] = 0
         for s in range(64):
             cv2.fillConvexPoly(canvas[s], cv2.convexHull(outline[s]), 1, shift=4)
-        out[k] = canvas.reshape(64, 8, cell, 8, cell).mean(axis=(2, 4)).reshape(64, 64)
+        out[k] = canvas.reshape(64, side, cell, side, cell).mean(axis=(2, 4))
     return out
 
 

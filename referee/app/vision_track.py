@@ -70,9 +70,12 @@ from referee.rules.state import State
 from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, BoardReading, classify_board
 from vision.errors import UnsupportedVariantError
 from vision.geometry import (
+    HALO,
     SQUARE,
     Corners,
+    beyond,
     dark_squares,
+    halo_cells,
     homography,
     outline,
     painted,
@@ -153,6 +156,10 @@ SHADE_CONTRAST = 20.0  # grey levels of light/dark contrast both pictures need f
 RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
 BRANCH_DEPTH = 6      # accepted decisions an undecidable one's alternatives are kept for
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
+BARE_TOLERANCE = 15.0  # Lab: a cell beyond the board this close to the table's colour is bare
+BARE_SHARE = 0.5      # ... over this share of it: a piece's head left there must leave it bare
+TABLE_PLAIN = 0.8     # ... the cells no piece is seen over this much within it: a plain table
+LOOK_WEIGHT = 1.0     # threshold units per cell's share of a look beyond the board explained
 SHIFT_EXTRA = 4       # squares beyond the main board (a ring) are compared at shifts up to this:
 #                       no ECC alignment reaches them (a frame turned 1 degree moves them 5)
 BORDER_EMPTY = 14.0   # a border square (a printed label ring) this far (Lab) from its empty look
@@ -231,6 +238,22 @@ class Branch:
     taken: int
     alternatives: tuple[tuple[Action, ...], ...]
     decided: int
+
+
+@dataclass(frozen=True)
+class Halo:
+    """What the camera sees of the table beyond the board's edges (:meth:`Tracker._halo`),
+    one value a cell of :func:`vision.geometry.halo_cells`: ``change`` since the reference
+    picture (0 on cells no piece is seen over or the picture does not show); ``cover``: what
+    a piece of each of HEIGHTS on each square covers of each cell; ``sway``: how much of each
+    cell those outlines moved over since the reference picture's view, or None (a camera
+    that did not move); ``bare``: the share of each cell that looks like the table where no
+    piece is seen (NaN where the picture does not show it)."""
+
+    change: np.ndarray[Any, np.dtype[np.float64]]
+    cover: np.ndarray[Any, np.dtype[np.float64]]
+    sway: np.ndarray[Any, np.dtype[np.float64]] | None
+    bare: np.ndarray[Any, np.dtype[np.float64]]
 
 
 STANDARD_INDEX = tuple(range(64))
@@ -550,6 +573,15 @@ def _reach(rows: np.ndarray[Any, Any], links: np.ndarray[Any, Any]
     return out
 
 
+def _add_rows(out: np.ndarray[Any, Any], rows: np.ndarray[Any, Any],
+              values: np.ndarray[Any, Any]) -> None:
+    """``out[rows[i]] += values[i]`` for rows in order (as :func:`numpy.nonzero` gives them),
+    summed per row first: ``np.add.at`` took most of a decision's time beyond the board."""
+    if len(rows):
+        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+        out[rows[starts]] += np.add.reduceat(values.astype(out.dtype), starts, axis=0)
+
+
 def _extra_change(before: Any, after: Any, main_after: np.ndarray[Any, Any],
                   main_before: np.ndarray[Any, Any], median: float
                   ) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -580,20 +612,69 @@ def _extra_change(before: Any, after: Any, main_after: np.ndarray[Any, Any],
 
 def _best_shift(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any],
                 shift: int) -> np.ndarray[Any, Any]:
-    """(rows, 8): per square the mean Lab distance of ``a``'s central region to ``b``'s,
+    """(rows, columns): per square the mean Lab distance of ``a``'s central region to ``b``'s,
     least over shifts of ``b`` up to ``shift`` pixels."""
     s = SMALL
-    rows = a.shape[0] // s
+    rows, cols = a.shape[0] // s, a.shape[1] // s
     m = int(round(s * ROI_MARGIN))
-    best = np.full((rows, 8), np.inf)
-    inner = a.reshape(rows, s, 8, s, 3)[:, m:s - m, :, m:s - m]
+    best = np.full((rows, cols), np.inf)
+    inner = a.reshape(rows, s, cols, s, 3)[:, m:s - m, :, m:s - m]
     for dy in range(-shift, shift + 1):
         for dx in range(-shift, shift + 1):
-            shifted = np.roll(b, (dy, dx), axis=(0, 1)).reshape(rows, s, 8, s, 3)
+            shifted = np.roll(b, (dy, dx), axis=(0, 1)).reshape(rows, s, cols, s, 3)
             diff = inner - shifted[:, m:s - m, :, m:s - m]
             d = np.sqrt(np.einsum("ijklc,ijklc->ijkl", diff, diff))
             best = np.minimum(best, d.mean(axis=(1, 3)))
     return best
+
+
+def halo_picture(frame: Any, corners: Corners) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The board's plane HALO squares beyond its edges on every side, warped top-down at
+    SMALL pixels a square (a8's corner HALO squares in from the top-left), in Lab."""
+    pad = HALO * SMALL
+    side = (8 + 2 * HALO) * SMALL
+    shift = np.array([[1.0, 0.0, pad], [0.0, 1.0, pad], [0.0, 0.0, 1.0]])
+    wide = cv2.warpPerspective(frame, shift @ homography(corners, 8 * SMALL), (side, side),
+                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return _lab(cv2.GaussianBlur(wide, (3, 3), 0))
+
+
+def halo_change(before: np.ndarray[Any, Any], after: np.ndarray[Any, Any],
+                main_after: np.ndarray[Any, Any], main_before: np.ndarray[Any, Any]
+                ) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """Per cell of :func:`vision.geometry.halo_cells`, its change between two
+    :func:`halo_picture` (``after`` lit as the main board ``main_after`` is onto
+    ``main_before``), best over shifts up to SHIFT, less the median cell's."""
+    best = _best_shift(before, _match_light_with(after, main_after, main_before), SHIFT)
+    side = best.shape[0]
+    cells = halo_cells()
+    values = best[[side - 1 - HALO - r for _, r in cells], [f + HALO for f, _ in cells]]
+    return np.asarray(np.maximum(values - float(np.median(values)), 0.0), dtype=np.float64)
+
+
+def halo_bare(picture: np.ndarray[Any, Any], table: np.ndarray[Any, Any]
+              ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+    """Per cell of :func:`vision.geometry.halo_cells` of a :func:`halo_picture`, the share
+    of it within BARE_TOLERANCE (Lab) of the table's colour: the median of the ``table``
+    cells (those no piece is seen over). The whole cell, as :func:`vision.geometry.beyond`
+    measures what a piece covers. None when there is no such table: no ``table`` cell, or
+    under TABLE_PLAIN of their pixels near their median (a patterned cloth, the black
+    player's sleeves, a room beyond the table's edge: a piece's head there would look no
+    different from them)."""
+    s = SMALL
+    side = picture.shape[0] // s
+    inner = picture.reshape(side, s, side, s, 3).transpose(0, 2, 1, 3, 4)
+    cells = halo_cells()
+    rows = np.array([side - 1 - HALO - r for _, r in cells])
+    cols = np.array([f + HALO for f, _ in cells])
+    pixels = inner[rows, cols].reshape(len(cells), -1, 3)
+    if not table.any():
+        return None
+    colour = np.median(pixels[table].reshape(-1, 3), axis=0)
+    near = np.linalg.norm(pixels - colour, axis=2) <= BARE_TOLERANCE
+    if float(near[table].mean()) < TABLE_PLAIN:
+        return None
+    return np.asarray(near.mean(axis=1), dtype=np.float64)
 
 
 def threshold(change: np.ndarray[Any, Any]) -> float:
@@ -939,28 +1020,30 @@ class Decoder:
 
     def decide(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
                deep: bool = False, lean: np.ndarray[Any, Any] | None = None,
-               sway: np.ndarray[Any, Any] | None = None) -> Decision:
+               sway: np.ndarray[Any, Any] | None = None, halo: Halo | None = None) -> Decision:
         """The candidate the evidence shows, or a Decision without one.
 
         ``change``: 64 change values; ``agree``: (64, 3) classifier agreement; ``deep``: also
         try sequences of up to MAX_SEQUENCE actions touching the changed squares; ``lean``:
         what pieces cover seen from the camera; ``sway``: how much of each square the pieces'
-        outlines moved over since the reference picture (:meth:`Tracker._sway`).
+        outlines moved over since the reference picture (:meth:`Tracker._sway`); ``halo``:
+        what changed beyond the board's edges, where pieces' heads are seen.
         """
         tau = threshold(change)
         e = np.clip((change - tau) / tau, -1.0, 3.0)
         changed = int(np.sum(e > 0))
         excess = self._unswayed(change, sway)
-        if changed == 0 or int(np.sum(excess > tau)) > MAX_CHANGED:
+        beyond = halo is not None and bool(np.any(halo.change > tau))
+        if (changed == 0 and not beyond) or int(np.sum(excess > tau)) > MAX_CHANGED:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
-        best = self._score(cands, change, tau, agree, lean, excess)
+        best = self._score(cands, change, tau, agree, lean, excess, halo)
         if deep and (best.candidate is None or best.loose):
             # a move that leaves changed squares unexplained may be one of a longer sequence
             # (a king's step e7-e8 hidden behind the king, after two moves already taken)
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
             deeper = self._enumerate(MAX_SEQUENCE, touching)
-            again = self._score(cands + deeper, change, tau, agree, lean, excess)
+            again = self._score(cands + deeper, change, tau, agree, lean, excess, halo)
             if again.candidate is not None or best.candidate is None:
                 best = again
         return replace(best, changed=changed)
@@ -985,9 +1068,11 @@ class Decoder:
 
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
                agree: np.ndarray[Any, Any], lean: np.ndarray[Any, Any] | None = None,
-               excess: np.ndarray[Any, Any] | None = None) -> Decision:
+               excess: np.ndarray[Any, Any] | None = None, halo: Halo | None = None
+               ) -> Decision:
         """The best candidate for ``change`` (``excess``: the change no camera's move makes,
-        for the squares a candidate leaves unexplained; :meth:`_unswayed`)."""
+        for the squares a candidate leaves unexplained; :meth:`_unswayed`; ``halo``: beyond
+        the board, :meth:`_beyond`)."""
         e = np.clip((change - tau) / tau, -1.0, 3.0)
         excess = change if excess is None else excess
         if not cands:
@@ -1022,6 +1107,8 @@ class Decoder:
                  - LEAN_MISS * (should & (e <= 0)[None, :]).sum(axis=1)
                  - (positive[None, :] * ~(mask | optional | leaning)).sum(axis=1)
                  - PAIR_PENALTY * (length - 1))
+        if halo is not None:
+            score = score + self._beyond(cands, mask | optional, tau, halo)
         # Only candidates whose every square changed (or changed a little, with the classifier
         # agreeing on its new content) can explain the frame; the best of them must beat the
         # next by a margin.
@@ -1077,6 +1164,101 @@ class Decoder:
         swayed = (change > tau) & (excess <= tau)  # the camera's move changed them
         return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
                         frozenset(int(i) for i in np.flatnonzero(seen | swayed)))
+
+    def _beyond(self, cands: list[Candidate], moved: np.ndarray[Any, Any], tau: float,
+                halo: Halo) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Each candidate's support from the table beyond the board's edges (``moved``: the
+        squares it changes; the pieces that were and that are on them count).
+
+        Why: seen from a player's side the pieces on the far rank stand over the table
+        beyond it, and the pieces in front hide their squares: a queen d8-c7 seen from
+        White's side at 35 degrees changed no square of the board at all (d8 behind the d7
+        pawn, c7 behind the c6 pawn), only the table where her head was and is; a knight
+        b8-c6 photographed from a little elsewhere changed c6 alone, as c7-c6 would have.
+
+        Two parts, each counted only for a candidate that explains it (the table beyond the
+        board holds a player's hands, captured pieces, people passing):
+
+        * its change (:meth:`_halo_change`), as on leaning squares;
+        * its look (:meth:`_halo_look`): how much of each cell is not the table, against how
+          much the moved pieces cover of it before and after the candidate. The look needs
+          no reference picture, so a camera that moved between photos (the heads of the far
+          rank sway with it, and the change there is mostly allowed as sway) still sees
+          where a head is and is not."""
+        size = halo.cover.shape[1]
+        out = np.zeros(len(cands))
+        # only the candidates that move a piece some cell beyond the board is seen over
+        cells = ~np.isnan(halo.bare) | (halo.change > 0)
+        reach = np.asarray((halo.cover[:, :, cells] >= LEAN_COVER).any(axis=(0, 2)), dtype=bool)
+        some = np.flatnonzero((moved[:, :size] & reach[None, :]).any(axis=1))
+        if not len(some):
+            return out
+        root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:size]
+        standing = self._heights(root)
+        after = self._heights(np.stack([cands[k].pieces for k in some])[:, :size])
+        mine = moved[some, :size]
+        gone = np.zeros((len(some), halo.cover.shape[2]))
+        come = np.zeros_like(gone)
+        seen_over = np.zeros(gone.shape[1])  # how many pieces standing are seen over a cell
+        left = np.zeros_like(gone)  # ... of them, how many the candidate moves
+        for k in range(len(HEIGHTS)):
+            near = halo.cover[k] >= LEAN_COVER
+            seen_over += near[standing == k].sum(axis=0)
+            rows, squares = np.nonzero(mine & (standing == k)[None, :])
+            _add_rows(gone, rows, halo.cover[k][squares])
+            _add_rows(left, rows, near[squares])
+            rows, squares = np.nonzero(mine & (after == k))
+            _add_rows(come, rows, halo.cover[k][squares])
+        stay = seen_over[None, :] - left > 0.5  # cells a piece that stays is seen over
+        change = self._halo_change(tau, halo, standing, gone, come, stay)
+        look = self._halo_look(halo, gone, come, stay)
+        out[some] = change + LOOK_WEIGHT * look
+        return out
+
+    @staticmethod
+    def _halo_change(tau: float, halo: Halo, standing: np.ndarray[Any, Any],
+                     gone: np.ndarray[Any, Any], come: np.ndarray[Any, Any],
+                     stay: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """The change of the cells beyond the board a candidate's pieces are seen over (the
+        share of each cell the pieces that left covered, ``gone``, or those put down cover,
+        ``come``), counted as on a leaning square (whole where they cover LEAN_STRONG, else
+        LEAN_CREDIT), less the change of the cells no such piece is seen over, and LEAN_MISS
+        for each cell they mostly cover that did not change and no piece that stays
+        (``stay``) is seen over; never below 0. Only the change the camera's own move cannot
+        have made counts (:meth:`Decoder._unswayed`). Nothing when a cell a head left, that
+        no piece is seen over now, does not look like the table: a hand just there is no
+        move (a queen d8-c7 would have changed nothing else the camera sees: her head over
+        c8 is black over the black bishop's)."""
+        change = halo.change
+        if halo.sway is not None:
+            here = np.flatnonzero(standing >= 0)
+            swept = halo.sway[standing[here], here].sum(axis=0)
+            change = np.maximum(change - SWAY_CHANGE * swept, 0.0)
+        e = np.clip((change - tau) / tau, -1.0, 3.0)
+        gain = np.maximum(e, 0.0)[None, :]
+        cover = np.maximum(gone, come)
+        near, strong = cover >= LEAN_COVER, cover >= LEAN_STRONG
+        credit = ((gain * np.where(strong, 1.0, LEAN_CREDIT) * near).sum(axis=1)
+                  - (np.minimum(gain, 1.0) * ~near).sum(axis=1)
+                  - LEAN_MISS * (strong & ~stay & (e <= 0)[None, :]).sum(axis=1))
+        left = (gone >= LEAN_STRONG) & (come < LEAN_COVER) & ~stay
+        unlike = left & (halo.bare < BARE_SHARE)[None, :]
+        return np.asarray(np.where(unlike.any(axis=1), 0.0, np.maximum(credit, 0.0)),
+                          dtype=np.float64)
+
+    @staticmethod
+    def _halo_look(halo: Halo, gone: np.ndarray[Any, Any], come: np.ndarray[Any, Any],
+                   stay: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """How much better the cells beyond the board look as a candidate leaves them than
+        as they were: on each cell no piece that stays is seen over, the share of it that is
+        not the table against the share the moved pieces covered before (``gone``) and
+        cover after (``come``), summed over the cells the picture shows."""
+        seen = 1.0 - halo.bare
+        shown = ~np.isnan(seen)
+        seen = np.where(shown, seen, 0.0)[None, :]
+        use = shown[None, :] & ~stay
+        gap = np.abs(seen - np.minimum(gone, 1.0)) - np.abs(seen - np.minimum(come, 1.0))
+        return np.asarray((gap * use).sum(axis=1), dtype=np.float64)
 
     def _heights(self, codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.int64]]:
         """The height class (an index into HEIGHTS, -1: no piece) of each piece code (a
@@ -1277,6 +1459,16 @@ class Tracker:
         self._ref_corners: Corners | None = None
         #: what pieces cover seen from those corners (:meth:`_sway`)
         self._sway_for: tuple[Any, Any] | None = None
+        self._frame: Any = None  # the frame being looked at (:meth:`step`)
+        #: the table beyond the board's edges in the reference picture (:meth:`_halo`; None
+        #: when what pieces cover there was not known for its corners), and in the frame
+        #: being looked at (with that frame and its corners)
+        self._halo_ref: Any = None
+        self._halo_kept: tuple[Any, Corners, Any] | None = None
+        #: what pieces cover beyond the board and which cells the picture shows, for the
+        #: corners and picture size it was worked out for; and seen from the reference's
+        self._beyond_for: tuple[Any, tuple[int, ...], Any] | None = None
+        self._beyond_sway: tuple[Any, Any] | None = None
         self._unseen: frozenset[int] = frozenset()  # squares (a1 = 0) the last frame cut off
         self._shape: tuple[int, ...] | None = None  # the last frame's (height, width)
         #: what pieces cover, for the corners and picture size it was worked out for
@@ -1302,7 +1494,8 @@ class Tracker:
         self._puzzling_since = 0.0
         #: the reference picture before each of the last accepted decisions, and how many
         #: actions each played (what :meth:`_retract` may take back)
-        self._history: list[tuple[Any, int]] = []
+        #: (and the table beyond the board then, :meth:`_halo`)
+        self._history: list[tuple[Any, int, Any]] = []
         self.retracted = 0    # actions the last step took back before playing its moves
         self.withdrawn: tuple[str, ...] = ()  # ... their texts, oldest first
         self.corrections = 0  # times accepted moves were taken back and replaced
@@ -1330,6 +1523,9 @@ class Tracker:
     def _reference(self, picture: Any) -> None:
         self._ref = picture
         self._ref_corners = np.array(self.corners, dtype=np.float32)
+        # (a video's camera in the hand: not worth working out what pieces cover anew)
+        self._halo_ref = (self._halo_picture()
+                          if self._beyond_cover(work=self.stills) is not None else None)
 
     @property
     def puzzled(self) -> bool:
@@ -1619,6 +1815,7 @@ class Tracker:
         frames are NOMINAL_FPS a second apart. Returns the moves it completed (usually none)."""
         lost = False
         self._shape = tuple(frame.shape[:2])
+        self._frame = frame
         if self.frames == 0 and self.stills and self.stabiliser is None \
                 and not _fills(frame, self.corners):
             # photos taken one by one, each framed a little differently (a rectified frame
@@ -1825,7 +2022,8 @@ class Tracker:
         return np.where(moved, 0.0, change) if moved.any() else change
 
     def _in_shade(self, warped: Any, agree: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
-                  decision: Decision, deep: bool) -> tuple[np.ndarray[Any, Any], Decision]:
+                  decision: Decision, deep: bool, halo: Halo | None = None
+                  ) -> tuple[np.ndarray[Any, Any], Decision]:
         """A board changed on more squares than a move changes, and no move explains it: a
         shadow may have fallen on it (or gone). The change with the shadow's light taken out
         (:func:`_unshaded`) is used instead when it shows nothing changed or a move explains
@@ -1845,7 +2043,7 @@ class Tracker:
         if float(unshaded.max()) < threshold(unshaded):
             self.unshaded += 1
             return unshaded, Decision(None, 0.0, 0)
-        again = self._decide(self.decoder, unshaded, agree, deep)
+        again = self._decide(self.decoder, unshaded, agree, deep, halo)
         if again.candidate is None:
             return change, decision
         self.unshaded += 1
@@ -1894,9 +2092,94 @@ class Tracker:
         return None if kept[1] is None else np.abs(now - kept[1])
 
     def _decide(self, decoder: Decoder, change: np.ndarray[Any, Any],
-                agree: np.ndarray[Any, Any], deep: bool) -> Decision:
-        """``decoder``'s decision on ``change``, seen from where the camera stands."""
-        return decoder.decide(change, agree, deep=deep, lean=self._lean(), sway=self._sway())
+                agree: np.ndarray[Any, Any], deep: bool, halo: Halo | None = None) -> Decision:
+        """``decoder``'s decision on ``change`` (and ``halo``, beyond the board), seen from
+        where the camera stands."""
+        return decoder.decide(change, agree, deep=deep, lean=self._lean(), sway=self._sway(),
+                              halo=halo)
+
+    def _beyond_cover(self, work: bool = True) -> tuple[np.ndarray[Any, Any], ...] | None:
+        """What a piece of each height on each square covers beyond the board's edges
+        (:func:`vision.geometry.beyond`), which cells there some piece is seen over and
+        the picture shows, and which it shows; None when no piece is seen over another
+        square (:meth:`_lean`: a camera about above the board, one whose place is unknown),
+        none beyond the board, or the camera sees more than the main board (a ring's squares
+        lie there). Kept while the corners move less than
+        LEAN_KEEP pixels; without ``work``, None rather than work it out anew."""
+        kept = self._beyond_for
+        if (kept is None or kept[1] != self._shape
+                or float(np.abs(kept[0] - self.corners).max()) > LEAN_KEEP):
+            if not work:
+                return None
+            if self._shape is None or not self.view.plain or self._lean() is None:
+                return None  # from about above no piece is seen over another square, nor beyond
+            found = None
+            cover = beyond(self.corners, self._shape, tuple(h * self._scale for h in HEIGHTS))
+            if cover is not None:
+                shown = self._halo_shown()
+                usable = (cover[-1].max(axis=0) >= LEAN_COVER) & shown
+                found = (cover, usable, shown) if usable.any() else None
+            kept = self._beyond_for = (np.array(self.corners, dtype=np.float32), self._shape,
+                                       found)
+        return kept[2]
+
+    def _halo_shown(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """Whether the picture shows each cell of :func:`vision.geometry.halo_cells` (its
+        centre at least a quarter of a square inside the picture)."""
+        assert self._shape is not None
+        centres = np.array([[(f + 0.5) * SQUARE, (7.5 - r) * SQUARE] for f, r in halo_cells()])
+        to_image = np.linalg.inv(homography(self.corners))
+        points = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+        inset = 0.25 * float(np.linalg.norm(self.corners[0] - self.corners[1])) / 8.0
+        h, w = self._shape[:2]
+        return np.asarray((points[:, 0] >= inset) & (points[:, 0] <= w - 1 - inset)
+                          & (points[:, 1] >= inset) & (points[:, 1] <= h - 1 - inset))
+
+    def _halo_picture(self) -> Any:
+        """:func:`halo_picture` of the frame being looked at (None without one), worked out
+        once for it and its corners. Only this small picture is kept for the reference, not
+        the frame: a phone's photo is 12 million pixels."""
+        frame, kept = self._frame, self._halo_kept
+        if frame is None:
+            return None
+        if kept is None or kept[0] is not frame or not np.array_equal(kept[1], self.corners):
+            kept = self._halo_kept = (frame, np.array(self.corners, dtype=np.float32),
+                                      halo_picture(frame, self.corners))
+        return kept[2]
+
+    def _halo(self, warped: Any, reference: Any = None, before: Any = None, *,
+              work: bool = True) -> Halo | None:
+        """What changed beyond the board's edges since the reference picture (or since
+        ``reference`` and its :func:`halo_picture` ``before``), on the cells pieces are seen
+        over (:meth:`Decoder._beyond`); None when the camera sees no piece there, or the
+        reference picture has no such view; without ``work``, also when what pieces cover
+        there is not known for these corners (:meth:`_beyond_cover`)."""
+        if reference is None:
+            reference, before = self._reference, self._halo_ref
+        found = self._beyond_cover(work)
+        now = self._halo_picture()
+        if found is None or before is None or now is None:
+            return None
+        cover, usable, shown = found
+        change = halo_change(before, now, _lab_small(warped), _lab_small(reference))
+        sway = None
+        seen = self._ref_corners
+        if seen is not None and self._shape is not None \
+                and float(np.abs(seen - self.corners).max()) > LEAN_KEEP:
+            kept = self._beyond_sway
+            if kept is None or not np.array_equal(kept[0], seen):
+                kept = self._beyond_sway = (seen, beyond(
+                    seen, self._shape, tuple(h * self._scale for h in HEIGHTS)))
+            if kept[1] is not None:
+                sway = np.abs(cover - kept[1])
+        heights = self.decoder._heights(
+            np.asarray(pieces_of(self.game.state, self.view.index), dtype=np.int64)[:64])
+        here = np.flatnonzero(heights >= 0)
+        table = shown & (cover[heights[here], here].max(axis=0, initial=0.0) < LEAN_COVER)
+        bare = halo_bare(now, table)
+        if bare is None:  # no plain table beyond the board: nothing there tells a head
+            return None
+        return Halo(np.where(usable, change, 0.0), cover, sway, np.where(shown, bare, np.nan))
 
     def _puzzle(self) -> None:
         """One more settled check that the board changed and no move was taken."""
@@ -1922,20 +2205,24 @@ class Tracker:
         self.withdrawn = ()
         agree = self._agreement(warped)
         change = self._unpushed(self._reference, warped, agree)
+        moved = float(change.max()) >= threshold(change)
+        # beyond the board: a video's still board, seen by a camera that moved (in the hand),
+        # is not worth working out what the pieces cover anew for every check
+        halo = self._halo(warped, work=moved or self.stills)
         decision = Decision(None, 0.0, 0)
         deep = False
-        if float(change.max()) >= threshold(change):
+        if moved or (halo is not None and bool(np.any(halo.change > threshold(change)))):
             deep = self.stills or self._steady(warped)
-            decision = self._decide(self.decoder, change, agree, deep)
+            decision = self._decide(self.decoder, change, agree, deep, halo)
             if decision.candidate is None and decision.changed > SHADE_CHANGED:
-                change, decision = self._in_shade(warped, agree, change, decision, deep)
+                change, decision = self._in_shade(warped, agree, change, decision, deep, halo)
         replayed: list[str] = []
         if deep and self._branches:
-            other = self._other_line(change, agree, decision)
+            other = self._other_line(change, agree, decision, halo)
             if other is not None:
                 replayed, decision = self._take_line(other[0], other[1]), other[2]
         tau = threshold(change)
-        if float(change.max()) < tau:
+        if float(change.max()) < tau and decision.candidate is None:
             if self._attempt_shown:  # the pieces of a failed attempt are back
                 self._attempt_shown, self.put_back = False, True
             self._heal(warped)
@@ -1970,7 +2257,7 @@ class Tracker:
         self._lost = self._puzzling = 0
         self._start_only = False
         ply = len(self.game.played)
-        self._history.append((self._reference, len(cand.actions)))
+        self._history.append((self._reference, len(cand.actions), self._halo_ref))
         del self._history[:-RETRACT_DEPTH]
         if read:  # the start picture was spoilt: this frame is the reference, whole
             self._reference, self._last_check, self._dirty = warped, warped, set()
@@ -2002,7 +2289,8 @@ class Tracker:
                                          self._decisions))
 
     def _other_line(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
-                    decision: Decision) -> tuple[Branch, tuple[Action, ...], Decision] | None:
+                    decision: Decision, halo: Halo | None = None
+                    ) -> tuple[Branch, tuple[Action, ...], Decision] | None:
         """A settled picture that an open branch's alternative explains better than the game
         played: no move of the game explains it (a knight g8-f6 taken for the pawn f7-f6,
         both hidden behind the g7 and f6 pawns, and now the knight goes on to h5), or an
@@ -2016,7 +2304,7 @@ class Tracker:
                 line = self._line(branch.ply, actions)
                 if line is None:
                     continue
-                trial = self._decide(self._trial(line), change, agree, True)
+                trial = self._decide(self._trial(line), change, agree, True, halo)
                 if trial.candidate is None or trial.candidate.squares & self._unseen:
                     continue
                 if best is None or trial.score > best[2].score:
@@ -2071,7 +2359,7 @@ class Tracker:
         game = self.game
         undone = 0
         for back in range(1, len(self._history) + 1):
-            before, count = self._history[-back]
+            before, count, beyond_before = self._history[-back]
             undone += count
             state = game.state
             for _ in range(undone):
@@ -2081,7 +2369,8 @@ class Tracker:
             retracted = [p.text for p in game.played[len(game.played) - undone:]]
             trial = self._trial(Game(game.variant, seed=game.seed, state=state))
             change = self._unpushed(before, warped, agree)
-            decision = self._decide(trial, change, agree, True)
+            decision = self._decide(trial, change, agree, True,
+                                    self._halo(warped, before, beyond_before))
             cand = decision.candidate
             if cand is None:
                 continue
@@ -2101,7 +2390,7 @@ class Tracker:
                 game.undo()
             del self._history[len(self._history) - back:]
             kept = len(retracted) - undone  # actions since ``before`` that stay played
-            self._history.append((before, kept + len(cand.actions)))
+            self._history.append((before, kept + len(cand.actions), beyond_before))
             self._reference = before
             self._reference = self._new_reference(warped, change,
                                                   cand.squares | decision.explained)
@@ -2130,7 +2419,7 @@ class Tracker:
         """How many of the last actions played may still be taken back by a later frame
         (:meth:`_retract`, and an open :class:`Branch`'s): a printed record should wait for
         them."""
-        held = sum(count for _, count in self._history)
+        held = sum(count for _, count, _ in self._history)
         starts = [b.ply for b in self._branches]
         if self._replayed_from is not None:
             starts.append(self._replayed_from)
