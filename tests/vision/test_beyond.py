@@ -92,3 +92,35 @@ def test_a_knight_behind_its_pawns_is_told_from_a_pawn_by_its_head() -> None:
         game.play(move)
         pictures.append(V.render(game, camera, draw))
     assert _track(pictures, cameras[0]) == moves
+
+
+def _on_a_cloth(picture: np.ndarray, camera: V.Camera) -> np.ndarray:
+    """``picture`` with the plain table round the board (the render's background colour)
+    replaced by a checked cloth of 17-pixel checks."""
+    rows, cols = np.indices(picture.shape[:2])
+    cloth = np.where((((rows // 17) + (cols // 17)) % 2 == 0)[..., None],
+                     np.array([40, 60, 150], np.uint8), np.array([200, 190, 170], np.uint8))
+    board = np.zeros(picture.shape[:2], np.uint8)
+    cv2.fillConvexPoly(board, np.round(V.camera_corners(camera)).astype(np.int32), 1)
+    table = (np.abs(picture.astype(int) - [70, 85, 95]).max(axis=2) < 30) & (board == 0)
+    out = picture.copy()
+    out[table] = cloth[table]
+    return out
+
+
+def test_a_patterned_table_says_nothing() -> None:
+    """On a checked cloth the table's colour is no one colour: what the table beyond the
+    board looks like tells nothing (``halo_bare`` gives None), and the game is followed as
+    by the board alone (photos from White's side, 45 degrees up)."""
+    from referee.app.vision_track import halo_bare, halo_picture
+
+    camera = V.orbit_camera(0.0, 45.0)
+    moves = V.random_game(12, seed=4)
+    plain = V.rendered_game(moves, camera, 4)
+    corners = V.camera_corners(camera)
+    table = np.zeros(len(halo_cells()), dtype=bool)
+    table[[i for i, (f, r) in enumerate(halo_cells()) if r < 0]] = True  # beyond rank 1
+    assert halo_bare(halo_picture(plain[0], corners), table) is not None
+    cloth = [_on_a_cloth(im, camera) for im in plain]
+    assert halo_bare(halo_picture(cloth[0], corners), table) is None
+    assert _track(cloth, camera) == moves
