@@ -1285,9 +1285,11 @@ class Decoder:
         """For each candidate: the squares the pieces it changes are seen over (the taller
         of the one that was and the one that is on each square, ``cover`` being
         :func:`vision.geometry.silhouettes` for HEIGHTS); those of them that should change
-        with it, unless what stands there is as tall or of its colour; those it mostly
-        covers (LEAN_STRONG), whose change counts whole; and the squares of a sequence that
-        one of its own pieces is seen over.
+        with it, unless what stands there is of its colour (however tall: the piece in
+        front hides it, a white bishop c6-b5 seen from White's side at 35 degrees uncovered
+        the black queen on c7, which changed by 23 thresholds, and c6-b5 with Qc7-b7 was as
+        likely as c6-b5 alone); those it mostly covers (LEAN_STRONG), whose change counts
+        whole; and the squares of a sequence that one of its own pieces is seen over.
 
         Why: from a player's side a tall piece put on a square, or gone from it, was seen
         over the squares behind too; from low down a pawn's body stands over the next square
@@ -1319,10 +1321,10 @@ class Decoder:
             if not standing.any():
                 continue
             leaning[:, :size] |= _reach(standing, cover[k] >= LEAN_COVER)
-            # ... and it changes unless a piece as tall, or one of its colour, stands there
+            # ... and it changes unless a piece of its colour stands there
             for side in (1, 2):
                 mine = standing & (hue == side)
-                bare = (tallest < k) & (root[None, :] >> 4 != side)
+                bare = np.broadcast_to(root[None, :] >> 4 != side, tallest.shape)
                 put = mine & (now == k)  # the piece put down is the tall one
                 seen = (agree[:size, side] > 0)[None, :]  # its colour read there
                 should[:, :size] |= ((_reach(mine & ~put, cover[k] >= LEAN_SHOULD)

@@ -124,3 +124,15 @@ def test_a_patterned_table_says_nothing() -> None:
     cloth = [_on_a_cloth(im, camera) for im in plain]
     assert halo_bare(halo_picture(cloth[0], corners), table) is None
     assert _track(cloth, camera) == moves
+
+
+def test_a_piece_in_front_uncovers_a_taller_one_behind() -> None:
+    """Photos from White's side, 35 degrees up: the queen d8-c7 (seen beyond the board),
+    then the white bishop c6-b5 uncovers her on c7 (c7 changes by 23 thresholds). The
+    bishop in front hid her, however tall she is: c7 must change with the bishop's move.
+    Before, a square under a piece as tall as the one seen over it need not change, and
+    c6-b5 with the queen's c7-b7 was as likely as c6-b5 alone (13 of 16 moves)."""
+    camera = V.orbit_camera(0.0, 35.0)
+    moves = V.random_game(16, seed=15)
+    assert moves[13:15] == ["d8c7", "c6b5"]
+    assert _track(V.rendered_game(moves, camera, 15), camera) == moves
