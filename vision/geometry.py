@@ -100,6 +100,18 @@ def warp_board(image: np.ndarray[Any, Any], corners: Corners, size: int = BOARD)
     return cv2.warpPerspective(image, h, (size, size), flags=cv2.INTER_AREA)
 
 
+def warp_widened(image: np.ndarray[Any, Any], corners: Corners, margin: int,
+                 square: int = SQUARE) -> Any:
+    """The board's plane ``margin`` squares beyond its edges on every side, warped top-down
+    at ``square`` pixels a square (a8's corner ``margin`` squares in from the top-left); the
+    picture's own edge pixels repeated where it ends."""
+    pad = margin * square
+    side = (8 + 2 * margin) * square
+    shift = np.array([[1.0, 0.0, pad], [0.0, 1.0, pad], [0.0, 0.0, 1.0]])
+    return cv2.warpPerspective(image, shift @ homography(corners, 8 * square), (side, side),
+                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
 def unseen_squares(corners: Corners, shape: tuple[int, ...]) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """8x8 (row 0 = rank 8): the squares of the board at ``corners`` whose central half (the
     part a piece stands on and the classifier reads, UNSEEN_INNER from each edge) a picture

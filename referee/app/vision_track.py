@@ -83,6 +83,7 @@ from vision.geometry import (
     silhouettes,
     unseen_squares,
     warp_board,
+    warp_widened,
 )
 from vision.sources import Frame
 from vision.stabilise import Stabiliser, scene_motion
@@ -573,6 +574,18 @@ def _reach(rows: np.ndarray[Any, Any], links: np.ndarray[Any, Any]
     return out
 
 
+def _less_sway(change: np.ndarray[Any, Any], sway: np.ndarray[Any, Any],
+               heights: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """``change`` (its first values those of ``sway``'s targets) less SWAY_CHANGE per share
+    of each target that the outlines of the pieces standing (``heights``: each square's
+    height class, -1 empty) moved over (``sway``, :meth:`Tracker._sway` or
+    :attr:`Halo.sway`)."""
+    standing = np.flatnonzero(heights >= 0)
+    swept = np.zeros(len(change))
+    swept[:sway.shape[2]] = sway[heights[standing], standing].sum(axis=0)
+    return np.asarray(np.maximum(change - SWAY_CHANGE * swept, 0.0), dtype=np.float64)
+
+
 def _add_rows(out: np.ndarray[Any, Any], rows: np.ndarray[Any, Any],
               values: np.ndarray[Any, Any]) -> None:
     """``out[rows[i]] += values[i]`` for rows in order (as :func:`numpy.nonzero` gives them),
@@ -630,13 +643,15 @@ def _best_shift(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any],
 
 def halo_picture(frame: Any, corners: Corners) -> np.ndarray[Any, np.dtype[np.float32]]:
     """The board's plane HALO squares beyond its edges on every side, warped top-down at
-    SMALL pixels a square (a8's corner HALO squares in from the top-left), in Lab."""
-    pad = HALO * SMALL
-    side = (8 + 2 * HALO) * SMALL
-    shift = np.array([[1.0, 0.0, pad], [0.0, 1.0, pad], [0.0, 0.0, 1.0]])
-    wide = cv2.warpPerspective(frame, shift @ homography(corners, 8 * SMALL), (side, side),
-                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    return _lab(cv2.GaussianBlur(wide, (3, 3), 0))
+    SMALL pixels a square (:func:`vision.geometry.warp_widened`), in Lab."""
+    return _lab(cv2.GaussianBlur(warp_widened(frame, corners, HALO, SMALL), (3, 3), 0))
+
+
+def _halo_slots() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Where each cell of :func:`vision.geometry.halo_cells` lies in a :func:`halo_picture`,
+    counted in squares: its rows (rank 8 + HALO at the top) and its columns."""
+    cells = halo_cells()
+    return (np.array([7 + HALO - r for _, r in cells]), np.array([f + HALO for f, _ in cells]))
 
 
 def halo_change(before: np.ndarray[Any, Any], after: np.ndarray[Any, Any],
@@ -646,9 +661,7 @@ def halo_change(before: np.ndarray[Any, Any], after: np.ndarray[Any, Any],
     :func:`halo_picture` (``after`` lit as the main board ``main_after`` is onto
     ``main_before``), best over shifts up to SHIFT, less the median cell's."""
     best = _best_shift(before, _match_light_with(after, main_after, main_before), SHIFT)
-    side = best.shape[0]
-    cells = halo_cells()
-    values = best[[side - 1 - HALO - r for _, r in cells], [f + HALO for f, _ in cells]]
+    values = best[_halo_slots()]
     return np.asarray(np.maximum(values - float(np.median(values)), 0.0), dtype=np.float64)
 
 
@@ -664,10 +677,8 @@ def halo_bare(picture: np.ndarray[Any, Any], table: np.ndarray[Any, Any]
     s = SMALL
     side = picture.shape[0] // s
     inner = picture.reshape(side, s, side, s, 3).transpose(0, 2, 1, 3, 4)
-    cells = halo_cells()
-    rows = np.array([side - 1 - HALO - r for _, r in cells])
-    cols = np.array([f + HALO for f, _ in cells])
-    pixels = inner[rows, cols].reshape(len(cells), -1, 3)
+    rows, cols = _halo_slots()
+    pixels = inner[rows, cols].reshape(len(rows), -1, 3)
     if not table.any():
         return None
     colour = np.median(pixels[table].reshape(-1, 3), axis=0)
@@ -1061,10 +1072,7 @@ class Decoder:
         if sway is None:
             return change
         heights = self._heights(np.asarray(pieces_of(self.game.state, self.index)))[:64]
-        standing = np.flatnonzero(heights >= 0)
-        swept = np.zeros(len(change))
-        swept[:64] = sway[heights[standing], standing].sum(axis=0)
-        return np.asarray(np.maximum(change - SWAY_CHANGE * swept, 0.0), dtype=np.float64)
+        return _less_sway(change, sway, heights)
 
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
                agree: np.ndarray[Any, Any], lean: np.ndarray[Any, Any] | None = None,
@@ -1229,11 +1237,8 @@ class Decoder:
         no piece is seen over now, does not look like the table: a hand just there is no
         move (a queen d8-c7 would have changed nothing else the camera sees: her head over
         c8 is black over the black bishop's)."""
-        change = halo.change
-        if halo.sway is not None:
-            here = np.flatnonzero(standing >= 0)
-            swept = halo.sway[standing[here], here].sum(axis=0)
-            change = np.maximum(change - SWAY_CHANGE * swept, 0.0)
+        change = halo.change if halo.sway is None else _less_sway(halo.change, halo.sway,
+                                                                   standing)
         e = np.clip((change - tau) / tau, -1.0, 3.0)
         gain = np.maximum(e, 0.0)[None, :]
         cover = np.maximum(gone, come)
@@ -2076,7 +2081,16 @@ class Tracker:
     def _silhouettes(self, corners: Corners, shape: tuple[int, ...]
                      ) -> np.ndarray[Any, Any] | None:
         """:func:`vision.geometry.silhouettes` for HEIGHTS as tall as the pieces look here."""
-        return silhouettes(corners, shape, tuple(h * self._scale for h in HEIGHTS))
+        return silhouettes(corners, shape, self._looked_heights())
+
+    def _covers_beyond(self, corners: Corners, shape: tuple[int, ...]
+                       ) -> np.ndarray[Any, Any] | None:
+        """:func:`vision.geometry.beyond` for HEIGHTS as tall as the pieces look here."""
+        return beyond(corners, shape, self._looked_heights())
+
+    def _looked_heights(self) -> tuple[float, ...]:
+        """HEIGHTS as tall as the pieces look in this camera's pictures (:func:`height_scale`)."""
+        return tuple(h * self._scale for h in HEIGHTS)
 
     def _sway(self) -> np.ndarray[Any, Any] | None:
         """(len(HEIGHTS), 64, 64): how much of each square the outline of a piece of each
@@ -2116,7 +2130,7 @@ class Tracker:
             if self._shape is None or not self.view.plain or self._lean() is None:
                 return None  # from about above no piece is seen over another square, nor beyond
             found = None
-            cover = beyond(self.corners, self._shape, tuple(h * self._scale for h in HEIGHTS))
+            cover = self._covers_beyond(self.corners, self._shape)
             if cover is not None:
                 shown = self._halo_shown()
                 usable = (cover[-1].max(axis=0) >= LEAN_COVER) & shown
@@ -2170,8 +2184,7 @@ class Tracker:
                 and float(np.abs(seen - self.corners).max()) > LEAN_KEEP:
             kept = self._beyond_sway
             if kept is None or not np.array_equal(kept[0], seen):
-                kept = self._beyond_sway = (seen, beyond(
-                    seen, self._shape, tuple(h * self._scale for h in HEIGHTS)))
+                kept = self._beyond_sway = (seen, self._covers_beyond(seen, self._shape))
             if kept[1] is not None:
                 sway = np.abs(cover - kept[1])
         heights = self.decoder._heights(

@@ -24,11 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.errors import UnsupportedVariantError
-from vision.geometry import BOARD, SQUARE, Corners, homography, outline, painted, warp_board
+from vision.geometry import BOARD, SQUARE, Corners, outline, painted, warp_board, warp_widened
 
 FILES = "abcdefgh"
 #: how far beyond the main board (in squares) the camera looks for squares of its panel
@@ -92,11 +91,7 @@ class CameraView:
 
     def _ring_rows(self, frame: Any, corners: Corners) -> Any:
         """The ring's squares, 8 a row, cut from the board's plane widened by MARGIN squares."""
-        pad = MARGIN * SQUARE
-        side = BOARD + 2 * pad
-        shift = np.array([[1.0, 0.0, pad], [0.0, 1.0, pad], [0.0, 0.0, 1.0]])
-        wide = cv2.warpPerspective(frame, shift @ homography(corners), (side, side),
-                                   flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        wide = warp_widened(frame, corners, MARGIN)
         rows = ring_rows(len(self.ring))
         out = np.zeros((rows * SQUARE, BOARD, 3), dtype=np.uint8)
         for k, (_, x, y) in enumerate(self.ring):
