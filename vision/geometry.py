@@ -182,8 +182,8 @@ def camera_position(corners: Corners, shape: tuple[int, ...]
     return np.asarray(position, dtype=np.float64)
 
 
-def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[float]
-                ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
+                reach: float = 0.0) -> np.ndarray[Any, np.dtype[np.float64]] | None:
     """(len(heights), 64, 64), square indices (a1 = 0): ``[k, s, t]`` is the share of square
     ``t`` that a piece ``heights[k]`` squares tall standing on ``s`` covers in a picture of
     ``shape`` with the board at ``corners`` (its outline seen from the camera, drawn on the
@@ -192,8 +192,11 @@ def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[floa
     From above a piece covers its own square (about a third of it); from a player's side
     it also covers the square behind; from low down its body stands over the next square
     and its head over the one after, diagonally when the camera is at a corner. The
-    outline is the hull of PIECE_PROFILE's rings: a generic turned piece, not a model."""
-    grid = _covers(corners, shape, heights, 0)
+    outline is the hull of PIECE_PROFILE's rings: a generic turned piece, not a model.
+    ``reach``: every ring grown by this much (squares), what a piece may cover standing up
+    to ``reach`` off its square's centre (the hull of rings grown by a disc is the hull
+    grown by it)."""
+    grid = _covers(corners, shape, heights, 0, reach)
     return None if grid is None else grid.reshape(len(heights), 64, 64)
 
 
@@ -224,8 +227,8 @@ def beyond(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
     return np.asarray(grid[:, :, rows, cols], dtype=np.float64)
 
 
-def _covers(corners: Corners, shape: tuple[int, ...], heights: Sequence[float], margin: int
-            ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+def _covers(corners: Corners, shape: tuple[int, ...], heights: Sequence[float], margin: int,
+            reach: float = 0.0) -> np.ndarray[Any, np.dtype[np.float64]] | None:
     """(len(heights), 64, 8 + 2 margin, 8 + 2 margin): the share of every cell of the board's
     plane (rank + margin, file + margin) that a piece of each height on each square covers
     (:func:`silhouettes`)."""
@@ -245,7 +248,7 @@ def _covers(corners: Corners, shape: tuple[int, ...], heights: Sequence[float], 
             # a point at height z is seen over the ground where the camera's ray meets it
             z = share * height
             stretch = min(camera[2] / max(camera[2] - z, 1e-9), LEAN_STRETCH)
-            around = centres[:, None, :] + radius * ring[None, :, :]
+            around = centres[:, None, :] + max(radius + reach, 0.0) * ring[None, :, :]
             rings.append(camera[:2] + (around - camera[:2]) * stretch)
         outline = np.round((np.concatenate(rings, axis=1) + margin) * cell * 16).astype(np.int32)
         canvas[:] = 0

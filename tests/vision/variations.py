@@ -309,10 +309,15 @@ def camera_corners(camera: Camera) -> Any:
     return np.float32(_project(camera, [[0, 8, 0], [8, 8, 0], [8, 0, 0], [0, 0, 0]]))
 
 
-def render(game: Game, camera: Camera, rng: np.random.Generator) -> Any:
+Offsets = dict[tuple[int, int], tuple[float, float]]
+
+
+def render(game: Game, camera: Camera, rng: np.random.Generator,
+           offsets: Offsets | None = None) -> Any:
     """The game's position seen by ``camera``: a tan and brown board on a table, every piece the
     hull of rings round its square's centre up to its height (a king 1.8 squares tall),
-    shaded on one side, drawn from the farthest to the nearest; noise and JPEG quality 90."""
+    shaded on one side, drawn from the farthest to the nearest; noise and JPEG quality 90.
+    ``offsets``: how far (in squares, file and rank) a piece stands from its square's centre."""
     w, h = RENDER_SIZE
     img = np.empty((h, w, 3), np.uint8)
     img[:] = (70, 85, 95)
@@ -331,7 +336,8 @@ def render(game: Game, camera: Camera, rng: np.random.Generator) -> Any:
     for f, r in order:
         piece = grid[(f, r)]
         tall = PIECE_HEIGHT[piece.lower()]
-        rings = [[f + 0.5 + rad * np.cos(t), r + 0.5 + rad * np.sin(t), z * tall]
+        dx, dy = (offsets or {}).get((f, r), (0.0, 0.0))
+        rings = [[f + 0.5 + dx + rad * np.cos(t), r + 0.5 + dy + rad * np.sin(t), z * tall]
                  for z, rad in PIECE_RINGS for t in turn]
         hull = cv2.convexHull(np.round(_project(camera, rings) * 16).astype(np.int32))
         white = piece.isupper()
@@ -355,17 +361,53 @@ def render(game: Game, camera: Camera, rng: np.random.Generator) -> Any:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-def rendered_game(moves: list[str], camera: Camera | list[Camera], seed: int) -> list[Any]:
+def rendered_game(moves: list[str], camera: Camera | list[Camera], seed: int, *,
+                  placement: float = 0.0, nudge: float = 0.0) -> list[Any]:
     """One rendered picture per position of the game ``moves`` (the start first), all seen by
-    ``camera`` or each by its own (a list, one per position)."""
+    ``camera`` or each by its own (a list, one per position). ``placement``: each piece is put
+    down up to this far (squares) from its square's centre, as real hands do, and stays there
+    until it moves; ``nudge``: the chance, each move, that one other piece is knocked to a new
+    place as far off."""
     cameras = camera if isinstance(camera, list) else [camera] * (len(moves) + 1)
     game = Game("standard")
     rng = np.random.default_rng(seed)
-    pictures = [render(game, cameras[0], rng)]
+    hand = np.random.default_rng(seed + 7919)
+    offsets: Offsets = {}
+    before = tuple(pieces_of(game.state))
+    if placement:
+        _put_down(offsets, before, before, hand, placement, nudge)
+    pictures = [render(game, cameras[0], rng, offsets)]
     for m, seen_by in zip(moves, cameras[1:], strict=True):
         game.play(m)
-        pictures.append(render(game, seen_by, rng))
+        if placement:
+            after = tuple(pieces_of(game.state))
+            _put_down(offsets, before, after, hand, placement, nudge)
+            before = after
+        pictures.append(render(game, seen_by, rng, offsets))
     return pictures
+
+
+def _put_down(offsets: Offsets, before: tuple[int, ...], after: tuple[int, ...],
+              hand: np.random.Generator, placement: float, nudge: float) -> None:
+    """Update ``offsets`` for a move from ``before`` to ``after`` (pieces by square, a1 = 0):
+    a piece put down (or new) stands anew up to ``placement`` off centre, a square left has
+    none; with chance ``nudge`` one piece that stayed is knocked to a new place."""
+
+    def somewhere() -> tuple[float, float]:
+        dx, dy = hand.uniform(-placement, placement, 2)
+        return float(dx), float(dy)
+
+    for i, code in enumerate(after):
+        square = (i % 8, i // 8)
+        if not code:
+            offsets.pop(square, None)
+        elif square not in offsets or before[i] != code:
+            offsets[square] = somewhere()
+    if nudge and hand.random() < nudge:
+        stayed = [sq for sq in offsets if before[sq[1] * 8 + sq[0]] == after[sq[1] * 8 + sq[0]]]
+        if stayed:
+            knocked = stayed[hand.integers(len(stayed))]
+            offsets[knocked] = somewhere()
 
 
 def hand_cameras(azimuth: float, elevation: float, count: int, seed: int, *,
