@@ -1391,15 +1391,16 @@ class Decoder:
         """The colour the camera sees on each of ``squares`` with ``codes`` on the board: that
         of the piece in front that covers most of it (at least VEIL_COVER; a piece's own
         foot is in the middle of its square, its body stands over the squares behind), else
-        the square's own; and whether a piece in front covers it so."""
+        the square's own; and the share of it the piece in front that covers most covers (0
+        with none)."""
         size = cover.shape[1]
         standing, share = _in_front(cover, self._heights(codes[:size]), squares)
         colour = codes[squares] >> 4
         if not len(standing):
-            return np.asarray(colour), np.zeros(len(squares), dtype=bool)
+            return np.asarray(colour), np.zeros(len(squares))
         front = share.argmax(axis=0)
-        strong = share[front, np.arange(len(squares))] >= VEIL_COVER
-        return np.asarray(np.where(strong, codes[standing[front]] >> 4, colour)), strong
+        most = share[front, np.arange(len(squares))]
+        return np.asarray(np.where(most >= VEIL_COVER, codes[standing[front]] >> 4, colour)), most
 
     def _veiled(self, cands: list[Candidate], mask: np.ndarray[Any, Any],
                 lean: Lean) -> np.ndarray[Any, Any]:
@@ -1430,35 +1431,36 @@ class Decoder:
                 squares = np.flatnonzero(mask[k, :size])
                 if len(squares):
                     before = self._looks(root, cover, squares)[0]
-                    after, behind = self._looks(c.pieces, cover, squares)
+                    after, front = self._looks(c.pieces, cover, squares)
                     # a piece left, or one is put down behind a piece in front (else it
                     # is put down where it stood over the square before)
-                    hidden = behind | (c.pieces[squares] == 0)
+                    hidden = (front >= VEIL_COVER) | (c.pieces[squares] == 0)
                     same = (before == after) & (before > 0)
                     row[squares] = np.where(same, np.where(hidden, VEILED, VEILED_IF_SAME), 0)
-                    maybe = self._maybe_veiled(root, c.pieces, lean, squares)
+                    maybe = self._maybe_veiled(root, c.pieces, lean, squares, front)
                     row[squares] = np.where(~same & maybe, VEILED_MAYBE, row[squares])
             veiled[k] = row
         return veiled
 
     def _maybe_veiled(self, before: np.ndarray[Any, Any], after: np.ndarray[Any, Any],
-                      lean: Lean, squares: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+                      lean: Lean, squares: np.ndarray[Any, Any], front: np.ndarray[Any, Any]
+                      ) -> np.ndarray[Any, Any]:
         """Which of ``squares`` (changed by a candidate from ``before`` to ``after``) look the
         same both times if the pieces stand off their squares' centres (``lean.far``), a
         piece left them or is put down behind one in front, and a piece in front covers at
-        least VEIL_MAYBE_SHARE of them on its centre: VEILED_MAYBE, at a cost (VEIL_DOUBT).
+        least VEIL_MAYBE_SHARE of them on its centre (``front``, :meth:`_looks` after the
+        candidate): VEILED_MAYBE, at a cost (VEIL_DOUBT).
 
         Why: seen from White's side at 45 degrees, a black pawn g7-g6 put down a little off
         g6's centre stood over g7 as the pawn that left it had (g7 changed by nothing), where
         on its centre it covers less than half of g7: g7-g6 was refused and the game lost at
         its second move. Without the share in front on the centre, a knight's h6-g4 was taken
         for a white pawn's g2-g4 in photos from a hand (the knight on g1 in front of g2)."""
-        size = lean.cover.shape[1]
         was = self._looks(before, lean.far, squares)[0]
-        now, behind = self._looks(after, lean.far, squares)
-        share = _in_front(lean.cover, self._heights(after[:size]), squares)[1]
-        return np.asarray((was == now) & (was > 0) & ((after[squares] == 0) | behind)
-                          & (share.max(axis=0, initial=0.0) >= VEIL_MAYBE_SHARE))
+        now, far_front = self._looks(after, lean.far, squares)
+        return np.asarray((was == now) & (was > 0)
+                          & ((after[squares] == 0) | (far_front >= VEIL_COVER))
+                          & (front >= VEIL_MAYBE_SHARE))
 
     def accept(self, candidate: Candidate) -> list[str]:
         """Play the candidate's actions; their canonical texts."""
