@@ -15,7 +15,9 @@ Everything is calibrated from the image itself (there is no training set):
    exceeds a threshold scaled by the board's own light/dark contrast. The occupancy score is a
    weighted sum of the share of deviating pixels, the Canny edge density and the lightness
    texture (standard deviation over the board contrast) in the ROI.
-5. A square is occupied when its score is above a threshold; its piece colour comes from the mean
+5. A square is occupied when its score is above a threshold, unless it is a light square whose
+   unlike pixels are a mark printed in the dark squares' ink (:func:`_printed`: a logo read as
+   a piece in every photo of its board); its piece colour comes from the mean
    lightness of the deviating pixels, split into white/black by Otsu's method over all occupied
    squares of the image (falling back to the light/dark square midpoint when the split is weak).
 
@@ -48,8 +50,19 @@ CANNY_PLAIN_GAIN = 0.005  # ... unless the plainest squares' edge density grows 
 
 EMPTY_SIGMA = 2.5  # squares: how far the plain squares' colour is taken as the empty look
 
+# A mark printed in the dark squares' ink on a light square (a logo, an emblem): see _printed.
+PRINT_CHROMA = 12.0  # the two inks' colours (a*, b*) at least this far apart: a coloured board
+WOOD_HUES = (30.0, 110.0)  # degrees of hue (a*, b*) of wood, cream and brown: a dark ink there
+# has the hue of wooden pieces' shading (a light wooden piece on a maple square darkens towards
+# the walnut square's colour), so no mark in it can be told from a piece
+PRINT_OFF = 8.0  # the unlike pixels' median distance (Lab) from the line between the two inks
+PRINT_TOWARD = 0.25  # ... their median hue moved at least this share of the way to the dark ink
+PRINT_INK = 0.03  # ... and at least this share of the ROI is the dark ink itself
+PRINT_NEAR_INK = 0.35  # "the dark ink itself": within this share of the inks' distance of it
+
 FloatGrid = np.ndarray[Any, np.dtype[np.float64]]
 IntGrid = np.ndarray[Any, np.dtype[np.int64]]
+BoolGrid = np.ndarray[Any, np.dtype[np.bool_]]
 
 
 @dataclass(frozen=True)
@@ -79,19 +92,21 @@ def _nearness() -> np.ndarray[Any, np.dtype[np.float64]]:
     return weights
 
 
-def _empty_colours(med: FloatGrid, texture: FloatGrid
-                   ) -> tuple[np.ndarray[Any, Any], dict[bool, float], np.ndarray[Any, Any]]:
-    """The expected empty colour (Lab) of every square, the board-wide empty lightness of each
-    square colour (True = dark), and which squares were taken as plain.
+def _local_colours(med: FloatGrid, texture: FloatGrid
+                   ) -> tuple[dict[bool, np.ndarray[Any, Any]], dict[bool, float],
+                              np.ndarray[Any, Any]]:
+    """The expected empty colour (Lab) *of each square colour* near every square (True =
+    dark: an 8x8x3 grid each), the board-wide empty lightness of each square colour, and which
+    squares were taken as plain.
 
     Of each square colour, the plainest half (texture at or below the median) are taken as
-    empty; a square's expected colour is their median colours weighted by nearness
+    empty; the colour near a square is their median colours weighted by nearness
     (EMPTY_SIGMA squares), so uneven light is followed and a square far from every plain
     one (an edge rank at the start) takes its nearest plain squares' colour, never an
     extrapolation. EMPTY_SIGMA was chosen on the photos (2.5, 3 and 4 tied, 1.5 and 2 and
     a fitted plane worse) and measured held out on the video's frames (docs/vision.md)."""
     dark = dark_squares()
-    ref = np.zeros((8, 8, 3))
+    local: dict[bool, np.ndarray[Any, Any]] = {}
     ref_l: dict[bool, float] = {}
     plain_sq = np.zeros((8, 8), dtype=bool)
     weights = _nearness()
@@ -103,9 +118,88 @@ def _empty_colours(med: FloatGrid, texture: FloatGrid
         ref_l[parity] = float(np.median(med[sel][plain], axis=0)[0])
         source = np.flatnonzero(sel.ravel())[plain]
         w = weights[:, source]
-        local = (w @ med.reshape(64, 3)[source]) / w.sum(axis=1, keepdims=True)
-        ref[sel] = local.reshape(8, 8, 3)[sel]
-    return ref, ref_l, plain_sq
+        local[parity] = ((w @ med.reshape(64, 3)[source]) / w.sum(axis=1, keepdims=True)
+                         ).reshape(8, 8, 3)
+    return local, ref_l, plain_sq
+
+
+def _empty_colours(med: FloatGrid, texture: FloatGrid
+                   ) -> tuple[np.ndarray[Any, Any], dict[bool, float], np.ndarray[Any, Any]]:
+    """The expected empty colour (Lab) of every square (its own square colour's, near it), the
+    board-wide empty lightness of each square colour (True = dark), and which squares were
+    taken as plain (:func:`_local_colours`)."""
+    local, ref_l, plain_sq = _local_colours(med, texture)
+    return np.where(dark_squares()[:, :, None], local[True], local[False]), ref_l, plain_sq
+
+
+def _printed(flat: np.ndarray[Any, Any], local: dict[bool, np.ndarray[Any, Any]], tol: float,
+             candidates: BoolGrid) -> BoolGrid:
+    """Which light ``candidates`` hold a mark printed in the dark squares' ink, not a piece.
+
+    Why: a printed logo or emblem on a light square has edges, texture and pixels unlike the
+    square, so the three cues read it as a piece (the US Chess emblem on h1 of the afka2d
+    board: 22 of the 41 wrong squares of the shared photos). What tells it from a piece is its
+    colour: a print's pixels are the two inks and their blends (anti-aliasing, blur, JPEG),
+    so they lie on the line between the two squares' colours in Lab, and on a board whose inks
+    differ in hue (green and cream, not black and white) their hue moves towards the dark
+    ink's and some of them are that ink. A white piece's shading stays off that line or keeps
+    the light square's hue; a black piece is darker than any ink. Only light squares: a white
+    piece on a dark square *is* the light ink's colour (cream pieces on cream squares), so a
+    light mark on a dark square cannot be told from one by colour. Only on boards whose dark
+    ink is a colour no piece has (:func:`_coloured_ink`: green, blue, red; not black and white,
+    grey, or wood, whose light pieces' shading darkens towards the dark wood's colour).
+    Constants chosen on the afka2d photos (the emblem's unlike pixels: median distance from
+    the line 2.1-3.1, hue 0.41-0.58 of the way, 5-11 % of the ROI the dark ink; the pieces on
+    light squares that pass the hue and ink tests are black, 18.5 and more from the line; the
+    white ones nearest: hue 0.30-0.34 of the way, no pixel of the ink). Measured on generated
+    marks of other shapes on other squares, and on darkened, noisy, recompressed and unevenly
+    lit copies of every shared photo and the video's frames (docs/vision.md, *Printed marks*;
+    tests/vision/test_print.py)."""
+    light, dark = local[False], local[True]
+    printed = np.zeros((8, 8), dtype=bool)
+    if not _coloured_ink(light, dark):
+        return printed
+    for r, c in zip(*np.nonzero(candidates & ~dark_squares()), strict=True):
+        printed[r, c] = _is_print(flat[r, c], light[r, c], dark[r, c], tol)
+    return printed
+
+
+def _coloured_ink(light: np.ndarray[Any, Any], dark: np.ndarray[Any, Any]) -> bool:
+    """Whether the board's dark ink (8x8x3 Lab, as ``light``) is a colour no piece has: far
+    from the light ink in (a*, b*) and of a hue outside WOOD_HUES (green, blue, red)."""
+    light_ab = np.median(light.reshape(64, 3), axis=0)[1:] - 128.0
+    dark_ab = np.median(dark.reshape(64, 3), axis=0)[1:] - 128.0
+    if float(np.linalg.norm(dark_ab - light_ab)) < PRINT_CHROMA:
+        return False
+    hue = float(np.degrees(np.arctan2(dark_ab[1], dark_ab[0]))) % 360.0
+    return not WOOD_HUES[0] <= hue <= WOOD_HUES[1]
+
+
+def _is_print(pixels: np.ndarray[Any, Any], light: np.ndarray[Any, Any],
+              dark: np.ndarray[Any, Any], tol: float) -> bool:
+    """Whether one light square's ROI ``pixels`` (k, 3 Lab) unlike it are dark ink (_printed).
+
+    The light end of the inks' line takes the square's own median lightness when that is
+    within ``tol`` of the light squares' colour near it (``light``): a mark covers less than
+    half of the ROI, so the median is the square's own ink as this photo lights it (the nearby
+    light squares' colour is an average: a board lit unevenly made a corner square's cream 20
+    Lab lighter than it). Its hue stays the nearby squares': JPEG spreads a mark's hue over
+    its blocks, and a median taken there had moved half way to the dark ink's."""
+    own = float(np.median(pixels[:, 0]))
+    if abs(own - float(light[0])) <= tol:
+        light = np.array([own, light[1], light[2]])
+    unlike = pixels[np.linalg.norm(pixels - light, axis=1) > tol]
+    if not len(unlike):
+        return False
+    seg = dark - light
+    rel = unlike - light
+    t = np.clip(rel @ seg / max(float(seg @ seg), 1e-6), 0.0, 1.0)
+    off = np.linalg.norm(rel - t[:, None] * seg, axis=1)
+    toward = rel[:, 1:] @ seg[1:] / max(float(seg[1:] @ seg[1:]), 1e-6)
+    ink = float((np.linalg.norm(pixels - dark, axis=1)
+                 < PRINT_NEAR_INK * float(np.linalg.norm(seg))).mean())
+    return bool(np.median(off) <= PRINT_OFF and np.median(toward) >= PRINT_TOWARD
+                and ink >= PRINT_INK)
 
 
 def _rois(lab: np.ndarray[Any, Any], margin: float) -> np.ndarray[Any, Any]:
@@ -170,7 +264,9 @@ def classify_board(warped: np.ndarray[Any, Any]) -> BoardReading:
     flat = rois.reshape(8, 8, -1, 3)
     med = np.median(flat, axis=2)
     texture = flat[..., 0].std(axis=2)
-    ref, ref_l, plain_sq = _empty_colours(med, texture)
+    local, ref_l, plain_sq = _local_colours(med, texture)
+    dark = dark_squares()[:, :, None]
+    ref = np.where(dark, local[True], local[False])
     contrast = max(abs(ref_l[True] - ref_l[False]), 20.0)
     tol = max(10.0, 0.3 * contrast)
 
@@ -187,6 +283,7 @@ def classify_board(warped: np.ndarray[Any, Any]) -> BoardReading:
     occupancy = (W_SHARE * share + W_EDGES * edge_density
                  + W_TEXTURE * texture / contrast)
     occupied = occupancy >= THRESHOLD
+    occupied &= ~_printed(flat, local, tol, occupied)
 
     count = deviating.sum(axis=2)
     total = (flat[..., 0] * deviating).sum(axis=2)

@@ -24,7 +24,7 @@ import numpy as np
 
 from referee.app.vision_track import pieces_of
 from referee.rules.game import Game
-from vision.geometry import homography, parse_corners
+from vision.geometry import SQUARE, homography, parse_corners
 from vision.sources import open_source
 
 SCHOLAR_CORNERS = "[[137,374],[140,5],[506,10],[507,377]]"
@@ -585,3 +585,42 @@ def handheld(frames: list[Any], seed: int, fps: float = 20.0,
         truth.append(cv2.perspectiveTransform(base.reshape(-1, 1, 2), m).reshape(4, 2)
                      .astype(np.float32))
     return out, truth
+
+
+MARKS = ("crest", "letters", "ring")
+
+
+def ink_mark(warped: Any, square: tuple[int, int], shape: str, empty: Any) -> Any:
+    """A warped board (a8 top-left, ``SQUARE`` px a square) with a mark printed on ``square``
+    (row, column) in the dark squares' own ink, as a board's maker prints a logo: ``crest`` (a
+    diamond of small checks, like an emblem), ``letters`` or ``ring``. The ink is the median
+    colour of the centres of the dark squares beside it that ``empty`` (8x8 bools) says are
+    empty; the mark is drawn anti-aliased, 4 times as large, then shrunk (the camera's blur)."""
+    s = SQUARE
+    r, c = square
+    beside = [(r + dr, c + dc) for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))
+              if 0 <= r + dr < 8 and 0 <= c + dc < 8 and empty[r + dr][c + dc]]
+    patch = np.concatenate([warped[y * s + s // 4:y * s + 3 * s // 4,
+                                   x * s + s // 4:x * s + 3 * s // 4].reshape(-1, 3)
+                            for y, x in beside or [(r, c ^ 1)]])
+    ink = tuple(int(v) for v in np.median(patch, axis=0))
+    big = cv2.resize(warped[r * s:(r + 1) * s, c * s:(c + 1) * s], (4 * s, 4 * s),
+                     interpolation=cv2.INTER_CUBIC)
+    k = 4 * s
+    if shape == "crest":
+        cell = k // 12
+        for i in range(-3, 4):
+            for j in range(-3, 4):
+                if abs(i) + abs(j) <= 3 and (i + j) % 2 == 0:
+                    x, y = k // 2 + (i - j) * cell, k // 2 + (i + j) * cell
+                    pts = np.array([[x, y - cell], [x + cell, y], [x, y + cell], [x - cell, y]])
+                    cv2.fillConvexPoly(big, pts.astype(np.int32), ink, cv2.LINE_AA)
+    elif shape == "letters":
+        cv2.putText(big, "GK", (k // 8, 2 * k // 3), cv2.FONT_HERSHEY_DUPLEX, k / 60.0, ink,
+                    max(2, k // 25), cv2.LINE_AA)
+    else:
+        cv2.circle(big, (k // 2, k // 2), k // 3, ink, max(2, k // 12), cv2.LINE_AA)
+    out = warped.copy()
+    out[r * s:(r + 1) * s, c * s:(c + 1) * s] = cv2.resize(big, (s, s),
+                                                           interpolation=cv2.INTER_AREA)
+    return out
