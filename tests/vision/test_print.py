@@ -10,6 +10,7 @@ video frame, plain or darkened, noisy, recompressed or unevenly lit, is taken fo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,11 +28,14 @@ from vision.labels import LabelledPhoto, read_labels
 from vision.sources import read_image
 
 H1 = (7, 7)
+# one worker reads and warps the shared pictures once for every test here (--dist loadgroup)
+pytestmark = pytest.mark.xdist_group("print")
 
 
+@functools.cache
 def _boards(data: Path) -> list[tuple[str, Any, Any]]:
     """Every shared photo warped with its labelled corners, and the video's settled frames:
-    (name, warped board, 8x8 truth)."""
+    (name, warped board, 8x8 truth); read once per worker (the tests only read them)."""
     photos: list[LabelledPhoto] = read_labels(data / "photos" / "labels.csv")
     out = [(p.path.name, warp_board(read_image(p.path), p.corners), p.grid) for p in photos]
     out += [(f"video {k}", warped, grid) for k, (warped, grid) in enumerate(_video_boards(data))]
