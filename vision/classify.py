@@ -7,7 +7,7 @@ Everything is calibrated from the image itself (there is no training set):
 3. The *expected empty colour* of a light or dark square comes from the half of the squares of
    that colour that look the plainest (lowest texture): on any legal position at least half of
    the 32 light (or dark) squares are usually empty. It is their colour *near the square*
-   (:func:`_empty_colours`): a lamp to one side, a window or a webcam's vignetting light one
+   (:func:`_local_colours`): a lamp to one side, a window or a webcam's vignetting light one
    part of a board more than another, and one colour for the whole board made every square
    of a brighter corner "unlike an empty square" (the shared video: f6, g5, f4, 27 wrong squares
    in its 7 settled frames, 8 now).
@@ -121,15 +121,6 @@ def _local_colours(med: FloatGrid, texture: FloatGrid
         local[parity] = ((w @ med.reshape(64, 3)[source]) / w.sum(axis=1, keepdims=True)
                          ).reshape(8, 8, 3)
     return local, ref_l, plain_sq
-
-
-def _empty_colours(med: FloatGrid, texture: FloatGrid
-                   ) -> tuple[np.ndarray[Any, Any], dict[bool, float], np.ndarray[Any, Any]]:
-    """The expected empty colour (Lab) of every square (its own square colour's, near it), the
-    board-wide empty lightness of each square colour (True = dark), and which squares were
-    taken as plain (:func:`_local_colours`)."""
-    local, ref_l, plain_sq = _local_colours(med, texture)
-    return np.where(dark_squares()[:, :, None], local[True], local[False]), ref_l, plain_sq
 
 
 def _printed(flat: np.ndarray[Any, Any], local: dict[bool, np.ndarray[Any, Any]], tol: float,

@@ -1,5 +1,5 @@
 """The expected empty look of a square follows the light across the board
-(vision/classify.py, ``_empty_colours``).
+(vision/classify.py, ``_local_colours``).
 
 Why: one empty colour per square colour for the whole board made every square of a brighter
 part "unlike an empty square". The shared video's board is lit more on one side: in its 7
