@@ -84,8 +84,9 @@ def _checker_score(grey: Any, h: Matrix) -> float:
     q = CELL // 4
     toward = _toward_camera(h)
     dx = dy = 0
-    if toward is not None:  # the near half: a quarter square towards the camera (a corner's
-        dx, dy = (int(round(q * v)) for v in toward / np.abs(toward).max())  # near quarter)
+    if toward is not None:  # the near half, a quarter square towards the camera (from a
+        # corner of the table, the near quarter: both ways)
+        dx, dy = (int(round(q * v)) for v in toward / np.abs(toward).max())
     cells = w.reshape(10, CELL, 10, CELL)[:, q + dy:CELL - q + dy, :, q + dx:CELL - q + dx]
     cells = cells.mean(axis=(1, 3))
     r, c = np.indices((10, 10))
