@@ -38,7 +38,8 @@ MAX_SIDE = 800  # photos are searched at most this large (pixels), then scaled b
 CELL = 16  # pixels per square when scoring a lattice placement
 SNAP_SHARE = 0.97  # the image frame replaces a found board nearly filling it at this score
 MIN_FRAME_SCORE = 20.0  # light/dark alternation (grey levels) for the whole image as a board
-PIECE_MARGIN = 6  # pieces favouring one side by this many settle the orientation
+PIECE_MARGIN = 6  # pieces favouring one side by this many settle the orientation ...
+PIECE_SHARE = 1 / 3  # ... and by this share of the pieces seen
 NEAR_RATIO = 1.1  # a rank edge this much longer than the other is the near one
 MAX_SEEDS = 40  # blobs tried as the lattice's seed cell
 FINALISTS = 4  # lattices explaining the most blobs that are placed and compared
@@ -301,11 +302,15 @@ def _orient(image: Frame, corners: Corners) -> Corners:
     180-degree turns left, the one the evidence favours.
 
     Evidence, in order: the pieces when they say it clearly (more white pieces on ranks 1-4 and
-    black on 5-8 by at least ``max(PIECE_MARGIN, half the pieces)``: the start position, most
-    middlegames); otherwise an oblique view (one rank edge ``NEAR_RATIO`` longer than the other)
-    puts rank 1 on the near side (a camera looking at a board from one end stands behind White
-    far more often than not, and a sparse endgame's pieces can sit anywhere); otherwise the
-    pieces' weaker say; an empty top-down board keeps the detector's choice (it is ambiguous).
+    black on 5-8 by at least ``max(PIECE_MARGIN, PIECE_SHARE of the pieces)``: the start
+    position, most middlegames); otherwise an oblique view (one rank edge ``NEAR_RATIO`` longer
+    than the other) puts rank 1 on the near side (a camera looking at a board from one end
+    stands behind White more often than not, and a sparse endgame's pieces can sit anywhere);
+    otherwise the pieces' weaker say; an empty top-down board keeps the detector's choice (it
+    is ambiguous). The share was half: rendered mid-game boards photographed from Black's side
+    and Black's corner were turned to put White near although their pieces said otherwise by
+    13-20 of 33-37 (an oblique view's pieces read doubled, by the squares behind them); at a
+    third the nine views' 162 photos are all the right way round where the board is found.
     """
     warped = warp_board(image, corners)
     grey = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float64)
@@ -329,7 +334,7 @@ def _orient(image: Frame, corners: Corners) -> Corners:
     pieces = int(np.sum(labels != EMPTY))
     rank1 = float(np.linalg.norm(corners[2] - corners[3]))
     rank8 = float(np.linalg.norm(corners[0] - corners[1]))
-    if abs(margin) >= max(PIECE_MARGIN, pieces / 2):
+    if abs(margin) >= max(PIECE_MARGIN, pieces * PIECE_SHARE):
         turn = margin < 0
     elif max(rank1, rank8) >= NEAR_RATIO * min(rank1, rank8):
         turn = rank8 > rank1
