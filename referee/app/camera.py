@@ -86,6 +86,7 @@ OPTIONS = ("corners", "corners2", "fast", "fps", "stabilise")
 MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
 LIVE_BACKLOG = 5  # frames of a live camera waiting to be judged; older ones are dropped
+READER_JOIN_S = 2.0  # seconds closing waits for a live camera's reader to release it
 COLOUR_LETTERS = {WHITE: "w", BLACK: "b"}  # a piece's colour as event files write it
 
 
@@ -173,6 +174,7 @@ class CameraSensor(Sensor):
         self._follow_lock = threading.Lock()
         self._source: FrameSource | None = None
         self._thread: StoppableThread | None = None
+        self._reader: threading.Thread | None = None  # a live source's reader (_arrivals)
         self.tracker: Tracker | None = None
         self.latencies_ms: list[float] = []
         self._last_report = float("-inf")
@@ -271,13 +273,16 @@ class CameraSensor(Sensor):
         except VisionError as err:
             raise BoardNotFound(f"{self.url}: {err}") from None
         self._set_status(state="connected", last_heard=self._clock())
+        self._reader = None
         self._thread = StoppableThread(f"camera {self.target}", self._run, self._stop)
         self._thread.start()
 
     def _close(self) -> None:
         if self._thread is not None:
             self._thread.stop()
-        if self._source is not None:
+        if self._reader is not None:  # a live source: its reader releases it (_arrivals)
+            self._reader.join(READER_JOIN_S)
+        elif self._source is not None:
             self._source.close()
 
     def _frame_ms(self, source: FrameSource) -> tuple[float, bool]:
@@ -318,7 +323,12 @@ class CameraSensor(Sensor):
         for a while (a busy machine) came in bursts a few milliseconds apart, as if the hands
         had moved ten times as fast. Read as they come, they keep their times; when
         LIVE_BACKLOG frames wait, the oldest is dropped (a slow machine judges fewer frames,
-        not older ones). A recording's frames are timed by their place in it (None here)."""
+        not older ones). A recording's frames are timed by their place in it (None here).
+
+        The reader releases the source when it stops (it stops at the next frame once
+        ``stop`` is set), never another thread: OpenCV's capture is not thread-safe, and
+        ``serve`` released it while the reader was in ``read()`` and hung there for good on
+        SIGTERM (seen once in a full suite run: killed after 15 s)."""
         waiting: deque[tuple[Frame, float]] = deque(maxlen=LIVE_BACKLOG)
         ready = threading.Condition()
         ended: list[BaseException | None] = []
@@ -335,11 +345,14 @@ class CameraSensor(Sensor):
             except Exception as err:  # raised where the frames are judged, as unthreaded
                 error = err
             finally:
+                source.close()
                 with ready:
                     ended.append(error)
                     ready.notify()
 
-        threading.Thread(target=read, name=f"camera reader {self.target}", daemon=True).start()
+        self._reader = threading.Thread(target=read, name=f"camera reader {self.target}",
+                                        daemon=True)
+        self._reader.start()
         while not stop.is_set():
             with ready:
                 while not waiting and not ended and not stop.is_set():

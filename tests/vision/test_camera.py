@@ -847,3 +847,40 @@ def test_a_live_cameras_frames_keep_the_times_they_arrived() -> None:
     assert all(int(frame[0, 0, 0]) == at for frame, at in got)  # each with its own arrival
     assert [at for _, at in got][-LIVE_BACKLOG:] == [float(k) for k in range(3, LIVE_BACKLOG + 3)]
     assert len(got) <= LIVE_BACKLOG + 1
+
+
+class _Capture(FrameSource):
+    """A live camera for :func:`test_a_live_camera_is_released_by_its_reader`: a frame every
+    20 ms, each read taking that long; records who released it and whether a read was in
+    progress then (OpenCV's capture is not thread-safe)."""
+
+    def __init__(self) -> None:
+        super().__init__("camera://0")
+        self.reading = threading.Event()
+        self.released_by: list[tuple[str, bool]] = []
+
+    def frames(self) -> Any:
+        while not self.released_by:
+            self.reading.set()
+            time.sleep(0.02)
+            self.reading.clear()
+            yield np.zeros((48, 48, 3), dtype=np.uint8)
+
+    def close(self) -> None:
+        self.released_by.append((threading.current_thread().name, self.reading.is_set()))
+
+
+def test_a_live_camera_is_released_by_its_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closing a live camera leaves the release to the thread that reads it, after its read:
+    ``serve`` released the capture while the reader was in ``read()`` and hung on SIGTERM
+    until it was killed (once in a full suite run)."""
+    import referee.app.camera as camera
+
+    source = _Capture()
+    monkeypatch.setattr(camera, "open_source", lambda target: source)
+    sensor = camera.CameraSensor("camera://0?corners=0,0,48,0,48,48,0,48", Game("standard"))
+    sensor.open()
+    assert source.reading.wait(5.0)
+    time.sleep(0.2)
+    sensor.close()
+    assert source.released_by == [("camera reader camera:0", False)]
