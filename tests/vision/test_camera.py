@@ -883,4 +883,7 @@ def test_a_live_camera_is_released_by_its_reader(monkeypatch: pytest.MonkeyPatch
     assert source.reading.wait(5.0)
     time.sleep(0.2)
     sensor.close()
+    deadline = time.monotonic() + 10.0  # close waits 2 s; a loaded machine may take longer
+    while not source.released_by and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert source.released_by == [("camera reader camera:0", False)]
