@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 
@@ -42,22 +41,11 @@ def _boards(data: Path) -> list[tuple[str, Any, Any]]:
     return out
 
 
-def _jpeg(image: Any, quality: int) -> Any:
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    assert ok
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
-
-
-def _noisy(image: Any) -> Any:
-    noise = np.random.default_rng(0).normal(0.0, 5.0, image.shape)
-    return np.clip(image + noise, 0, 255).astype(np.uint8)
-
-
 VARIATIONS: dict[str, Callable[[Any], Any]] = {
     "plain": lambda image: image,
     "darkened": lambda image: (image * 0.5).astype(np.uint8),
-    "noise": _noisy,
-    "jpeg 35": lambda image: _jpeg(image, 35),
+    "noise": lambda image: V.perturb(image, "noise", np.random.default_rng(0)),
+    "jpeg 35": lambda image: V.recompressed(image, 35),
     "lit from one side": lambda image: _lit(image, 0.3),
 }
 
@@ -98,7 +86,7 @@ def test_marks_printed_in_the_dark_ink_are_no_pieces(data: Path, shape: str) -> 
         rng = np.random.default_rng(k)
         for i in rng.choice(len(light_empty), size=3, replace=False):
             square = light_empty[i]
-            marked = _jpeg(V.ink_mark(warped, square, shape, grid == EMPTY), 85)
+            marked = V.recompressed(V.ink_mark(warped, square, shape, grid == EMPTY), 85)
             read += classify_board(marked).labels[square] != EMPTY
             total += 1
     assert total == 30

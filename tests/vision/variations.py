@@ -204,6 +204,13 @@ def pushed_game(moves: list[str], start: Any, seed: int, *, push: float = 0.5,
 BALANCE = 0.15  # "balance": each colour channel's gain within 1 +- this
 
 
+def recompressed(img: Any, quality: int) -> Any:
+    """``img`` saved as a JPEG of ``quality`` and read back."""
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    assert ok
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
 def perturb(img: Any, kind: str, rng: np.random.Generator) -> Any:
     """``img`` darkened, brightened, rebalanced, JPEG-recompressed, noisy, or with a hand
     over it."""
@@ -218,9 +225,7 @@ def perturb(img: Any, kind: str, rng: np.random.Generator) -> Any:
         gains = rng.uniform(1.0 - BALANCE, 1.0 + BALANCE, 3)
         return np.clip(img.astype(np.float64) * gains, 0, 255).astype(np.uint8)
     if kind == "jpeg":
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 35])
-        assert ok
-        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        return recompressed(img, 35)
     if kind == "noise":
         return np.clip(img + rng.normal(0, 5, img.shape), 0, 255).astype(np.uint8)
     if kind == "hand":
@@ -356,9 +361,7 @@ def render(game: Game, camera: Camera, rng: np.random.Generator,
         cv2.polylines(img, [hull], True, (90, 90, 90) if white else (10, 10, 10), 1,
                       cv2.LINE_AA, shift=4)
     noisy = np.clip(img + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8)
-    ok, buf = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    assert ok
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return recompressed(noisy, 90)
 
 
 def rendered_game(moves: list[str], camera: Camera | list[Camera], seed: int, *,
@@ -460,9 +463,7 @@ def photographed(boards: list[Any], seed: int, *, shift: float = 30.0, turn: flo
         # the camera's motion: one homography of the table's plane, fixed by the board
         m = cv2.getPerspectiveTransform(base + pad, corners)
         photo = cv2.warpPerspective(scene, m, (w, h), flags=cv2.INTER_LINEAR)
-        ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        assert ok
-        photos.append(cv2.imdecode(buf, cv2.IMREAD_COLOR))
+        photos.append(recompressed(photo, 80))
         truth.append(corners)
     return photos, truth
 
