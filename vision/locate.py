@@ -17,9 +17,10 @@ games crowd the board with pieces, logos and printed coordinates):
    a frame already rectified to the board.
 
 Orientation (:func:`_orient`): clockwise, a8 on a light square (judged on the plainest squares,
-pieces hide the rest), then of the two 180-degree turns: the pieces when they say it clearly,
-else the near side of an oblique view is White's, else the pieces' weaker say. When the board
-is re-found after the camera moved, the labelling nearest the previous corners is kept.
+pieces hide the rest), then of the two 180-degree turns: the pieces when their average ranks
+say it clearly, else the near side of an oblique view is White's, else the pieces' weaker say.
+When the board is re-found after the camera moved, the labelling nearest the previous corners
+is kept.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ MAX_SIDE = 800  # photos are searched at most this large (pixels), then scaled b
 CELL = 16  # pixels per square when scoring a lattice placement
 SNAP_SHARE = 0.97  # the image frame replaces a found board nearly filling it at this score
 MIN_FRAME_SCORE = 20.0  # light/dark alternation (grey levels) for the whole image as a board
-PIECE_MARGIN = 6  # pieces favouring one side by this many settle the orientation ...
-PIECE_SHARE = 1 / 3  # ... and by this share of the pieces seen
+LEAD_CLEAR = 0.75  # white pieces this many ranks nearer one edge than black ones, on average,
+LEAD_PIECES = 10  # ... with at least this many pieces read, settle the orientation
 NEAR_RATIO = 1.1  # a rank edge this much longer than the other is the near one
 MAX_SEEDS = 40  # blobs tried as the lattice's seed cell
 FINALISTS = 4  # lattices explaining the most blobs that are placed and compared
@@ -301,16 +302,23 @@ def _orient(image: Frame, corners: Corners) -> Corners:
     """Label the corners a8, h8, h1, a1: a8 on a light square (parity), then of the two
     180-degree turns left, the one the evidence favours.
 
-    Evidence, in order: the pieces when they say it clearly (more white pieces on ranks 1-4 and
-    black on 5-8 by at least ``max(PIECE_MARGIN, PIECE_SHARE of the pieces)``: the start
-    position, most middlegames); otherwise an oblique view (one rank edge ``NEAR_RATIO`` longer
-    than the other) puts rank 1 on the near side (a camera looking at a board from one end
-    stands behind White more often than not, and a sparse endgame's pieces can sit anywhere);
-    otherwise the pieces' weaker say; an empty top-down board keeps the detector's choice (it
-    is ambiguous). The share was half: rendered mid-game boards photographed from Black's side
-    and Black's corner were turned to put White near although their pieces said otherwise by
-    13-20 of 33-37 (an oblique view's pieces read doubled, by the squares behind them); at a
-    third the nine views' 162 photos are all the right way round where the board is found.
+    Evidence, in order: the pieces when they say it clearly (:func:`_white_lead`: the white
+    pieces stand ``LEAD_CLEAR`` ranks or more nearer one edge than the black ones, on average,
+    with ``LEAD_PIECES`` or more pieces read: the start position, middlegames, most endgames);
+    otherwise an oblique view (one rank edge ``NEAR_RATIO`` longer than the other) puts rank 1
+    on the near side (a camera looking at a board from one end stands behind White more often
+    than not, and a sparse endgame's pieces can sit anywhere: the shared endgame studies put
+    White's king on rank 7); otherwise the pieces' weaker say; an empty top-down board keeps
+    the detector's choice (it is ambiguous).
+
+    Why the average rank and not a count of pieces on each half: an oblique view reads many
+    pieces twice, by the squares behind them, which moves both colours' pieces towards the far
+    side alike; their difference stays, while the count of each half's pieces shrinks. In
+    43 real games (2,522 positions) the black pieces stand 0.5 ranks or more further up than
+    the white ones in 98.8 % of positions and 0.5 ranks or more lower in 0.1 %. Rendered
+    photos of those games (every 12th position, six views) are found the right way round in
+    1,221 of 1,368 (1,195 with the count; none of the six views worse), the gain from
+    Black's side, where the count often fell short and the near side put White there.
     """
     warped = warp_board(image, corners)
     grey = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float64)
@@ -328,19 +336,26 @@ def _orient(image: Frame, corners: Corners) -> Corners:
     if not light_parity:
         corners = rotate_corners(corners, 1)
     labels = classify_board(warp_board(image, corners)).labels
-    white_low = int(np.sum(labels[4:] == WHITE)) + int(np.sum(labels[:4] == BLACK))
-    white_high = int(np.sum(labels[:4] == WHITE)) + int(np.sum(labels[4:] == BLACK))
-    margin = white_low - white_high
-    pieces = int(np.sum(labels != EMPTY))
+    lead = _white_lead(labels)
     rank1 = float(np.linalg.norm(corners[2] - corners[3]))
     rank8 = float(np.linalg.norm(corners[0] - corners[1]))
-    if abs(margin) >= max(PIECE_MARGIN, pieces * PIECE_SHARE):
-        turn = margin < 0
+    if abs(lead) >= LEAD_CLEAR and int(np.sum(labels != EMPTY)) >= LEAD_PIECES:
+        turn = lead < 0
     elif max(rank1, rank8) >= NEAR_RATIO * min(rank1, rank8):
         turn = rank8 > rank1
     else:
-        turn = margin < 0
+        turn = lead < 0
     return rotate_corners(corners, 2) if turn else corners
+
+
+def _white_lead(labels: Any) -> float:
+    """How many ranks nearer rank 1 the white pieces stand than the black ones, on average
+    (labels: row 0 = rank 8); 0 when a colour has none."""
+    rank = 7 - np.indices((8, 8))[0]
+    white, black = labels == WHITE, labels == BLACK
+    if not white.any() or not black.any():
+        return 0.0
+    return float(rank[black].mean() - rank[white].mean())
 
 
 def _nearest_turn(corners: Corners, previous: Corners) -> Corners:

@@ -183,3 +183,35 @@ def test_auto_corners_of_a_board_seen_from_blacks_side_follow_its_pieces(
     truth = V.camera_corners(camera)
     corners = locate_board(V.render(game, camera, np.random.default_rng(plies - 1)))
     assert corner_error(corners, truth, False) <= 0.25 * square_size(truth)
+
+
+# Late positions of real games (move-by-move records of master games, public): few enough
+# pieces that, seen from Black's side, they seldom said by count which side is White's.
+REAL_LATE = (
+    "6k1/p3P2p/1p3Q2/3p3p/2pP4/1nPq2K1/6PP/8",  # Botvinnik-Capablanca 1938, ply 72
+    "6k1/p3P2p/1p3Q2/3p3K/2pP2P1/1nP5/7P/4q3",  # the same, the end (ply 81)
+    "8/7Q/1p1p1kr1/4p2K/4Pp2/P6r/6nP/8",  # La Bourdonnais-McDonnell 1834, ply 76
+    "8/pp4p1/2p4p/R6P/1P3k2/2P2B2/b2r1K2/8",  # Lehman-Smyslov 1966, ply 72
+    "8/7p/p1p2p2/P1p5/2P1k1bP/1P1p2P1/5K2/5N2",  # Marshall-Lasker 1907, ply 72
+    "5r2/p5R1/2p5/2kpP3/7P/PR6/2r5/K7",  # Deep Blue-Kasparov 1997, ply 84
+    "8/pp6/6P1/1k6/2p2N2/1n2R1P1/3r4/1K6",  # Kasparov-Deep Blue 1997, ply 96
+)
+
+
+@pytest.mark.parametrize("view", [(180.0, 45.0), (180.0, 60.0)])
+def test_auto_corners_of_late_real_positions_seen_from_blacks_side(
+        view: tuple[float, float]) -> None:
+    """Rendered late positions of real games (11-16 pieces) photographed from Black's side:
+    labelled the right way round in at least 5 of 7 (6 and 5 now). The orientation is read
+    from the pieces' average ranks (the black ones stand further up in 98.8 % of 2,522
+    positions of 43 real games); counted by halves, they said too little here (an oblique
+    view reads pieces twice, by the squares behind them) and the near side put White there:
+    2 and 0 of 7 were the right way round."""
+    camera = V.orbit_camera(*view)
+    truth = V.camera_corners(camera)
+    right = 0
+    for k, fen in enumerate(REAL_LATE):
+        game = V.game_from(f"{fen} w - - 0 1")
+        corners = locate_board(V.render(game, camera, np.random.default_rng(k)))
+        right += corner_error(corners, truth, False) <= 0.25 * square_size(truth)
+    assert right >= 5

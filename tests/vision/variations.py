@@ -104,7 +104,8 @@ def compose(fen_board: str, start: Any) -> Any:
     return out
 
 
-def _game(fen: str | None) -> Game:
+def game_from(fen: str | None) -> Game:
+    """A game of standard chess from the start, or from the set-up position ``fen``."""
     game = Game("standard")
     if fen is None:
         return game
@@ -115,7 +116,7 @@ def random_game(plies: int, seed: int, fen: str | None = None) -> list[str]:
     """A random legal game of standard chess (captures preferred, so pieces of both colours
     cross squares of both colours), as UCI-like action texts, from the start or ``fen``."""
     rng = np.random.default_rng(seed)
-    game = _game(fen)
+    game = game_from(fen)
     texts: list[str] = []
     for _ in range(plies):
         legal = game.legal()
@@ -132,7 +133,7 @@ def composite_game(moves: list[str], start: Any, seed: int = 0,
     """One frame per position (the start or the set-up ``fen``, then after each move), each
     shifted a little as if rectified on its own."""
     rng = np.random.default_rng(seed)
-    game = _game(fen)
+    game = game_from(fen)
     boards = [game.variant.fen(game.state).split()[0]]
     for m in moves:
         game.play(m)
