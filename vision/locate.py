@@ -42,6 +42,7 @@ MIN_FRAME_SCORE = 20.0  # light/dark alternation (grey levels) for the whole ima
 LEAD_CLEAR = 0.75  # white pieces this many ranks nearer one edge than black ones, on average,
 LEAD_PIECES = 10  # ... with at least this many pieces read, settle the orientation
 NEAR_RATIO = 1.1  # a rank edge this much longer than the other is the near one
+NEAR_SPREAD = 0.5  # weight of the near edge's spread of cells (grey levels) in the score
 MAX_SEEDS = 40  # blobs tried as the lattice's seed cell
 FINALISTS = 4  # lattices explaining the most blobs that are placed and compared
 LOCAL_OFFSET = 6  # grey levels from the local mean that make a pixel dark or light
@@ -75,7 +76,8 @@ def _checker_score(grey: Any, h: Matrix) -> float:
     and never on the near rank. Judged on the centres, a near rank of tall pieces alternated
     no more than a row beyond the far edge that the back rank's heads stand over, and rendered
     boards of pieces seen from 30-45 degrees were framed a rank or a file off in 54 of 162
-    photos (38 with the near halves; docs/vision.md, *Auto corners in oblique views*)."""
+    photos (38 with the near halves; docs/vision.md, *Auto corners in oblique views*). In an
+    oblique view the near edge's spread counts too (:func:`_near_edge`)."""
     s = np.array([[CELL, 0, CELL], [0, CELL, CELL], [0, 0, 1]], dtype=np.float64)
     try:
         m = s @ np.linalg.inv(h)
@@ -98,7 +100,33 @@ def _checker_score(grey: Any, h: Matrix) -> float:
     def alternation(mask: Any) -> float:
         return abs(float(cells[mask & odd].mean()) - float(cells[mask & ~odd].mean()))
 
-    return alternation(inside) - alternation(~inside)
+    score = alternation(inside) - alternation(~inside)
+    if toward is None:
+        return score
+    shown = cv2.warpPerspective(np.ones_like(grey), m, (side, side), flags=cv2.INTER_NEAREST)
+    whole = shown.reshape(10, CELL, 10, CELL).min(axis=(1, 3)) > 0
+    return score + NEAR_SPREAD * _near_edge(cells, whole, dx, dy)
+
+
+def _near_edge(cells: Any, whole: Any, dx: int, dy: int) -> float:
+    """How much more the (10x10) ``cells`` of the window's near rank or file differ from one
+    another than those just beyond it, towards the camera (``dx``, ``dy``); on the cells the
+    picture shows ``whole``, averaged over both near edges from a corner of the table.
+
+    Why: nothing stands in front of the board's near edge, so its near rank is a row of
+    light and dark squares and pieces, and the table or the board's border beyond it is
+    plain. Seen from 35-45 degrees, a crowded far rank (its near halves under the heads of
+    the pieces in front of it) alternates no more than a plain row of table, and the window
+    was often placed a rank towards the camera, its far rank left out."""
+    spreads = []
+    for step, lines, shown in ((dy, cells, whole), (dx, cells.T, whole.T)):
+        if not step:
+            continue
+        near, beyond = (8, 9) if step > 0 else (1, 0)
+        ok = shown[near, 1:9] & shown[beyond, 1:9]
+        if ok.sum() >= 4:
+            spreads.append(float(lines[near, 1:9][ok].std() - lines[beyond, 1:9][ok].std()))
+    return float(np.mean(spreads)) if spreads else 0.0
 
 
 def _toward_camera(h: Matrix) -> np.ndarray[Any, np.dtype[np.float64]] | None:
