@@ -16,11 +16,11 @@ games crowd the board with pieces, logos and printed coordinates):
 4. Fallbacks: ``findChessboardCornersSB`` and ``findChessboardCorners`` (7x7 inner corners), then
    a frame already rectified to the board.
 
-Orientation (:func:`_orient`): clockwise, a8 on a light square (judged on the plainest squares,
-pieces hide the rest), then of the two 180-degree turns: the pieces when their average ranks
-say it clearly, else the near side of an oblique view is White's, else the pieces' weaker say.
-When the board is re-found after the camera moved, the labelling nearest the previous corners
-is kept.
+Orientation (:func:`_orient`): clockwise, a8 on a light square (the squares of one colour
+lighter on average than the other's), then of the two 180-degree turns: the pieces when their
+average ranks say it clearly, else the near side of an oblique view is White's, else the
+pieces' weaker say. When the board is re-found after the camera moved, the labelling nearest
+the previous corners is kept.
 """
 
 from __future__ import annotations
@@ -330,6 +330,14 @@ def _orient(image: Frame, corners: Corners) -> Corners:
     """Label the corners a8, h8, h1, a1: a8 on a light square (parity), then of the two
     180-degree turns left, the one the evidence favours.
 
+    The parity: the squares of one colour (a8's, or its neighbours') are lighter than the
+    other's, by the mean of their central halves' medians. It was the median of the
+    plainest half of all squares: in an oblique view flat-coloured pieces are among the
+    plainest, and a crowded board seen from Black's side had its light squares' median
+    pulled below the dark ones' by black pieces and was labelled a quarter turn off (the
+    mean of all 32 squares of each colour keeps the squares' own difference, the pieces
+    standing on both colours).
+
     Evidence, in order: the pieces when they say it clearly (:func:`_white_lead`: the white
     pieces stand ``LEAD_CLEAR`` ranks or more nearer one edge than the black ones, on average,
     with ``LEAD_PIECES`` or more pieces read: the start position, middlegames, most endgames);
@@ -353,14 +361,9 @@ def _orient(image: Frame, corners: Corners) -> Corners:
     s = grey.shape[0] // 8
     centre = grey.reshape(8, s, 8, s)[:, s // 4:3 * s // 4, :, s // 4:3 * s // 4]
     cells = np.median(centre.transpose(0, 2, 1, 3).reshape(8, 8, -1), axis=2)
-    texture = centre.std(axis=(1, 3))
-    plain = texture <= np.median(texture)  # empty squares are plain, pieces are not
     r, c = np.indices((8, 8))
-    even, odd = (r + c) % 2 == 0, (r + c) % 2 == 1
-    if min(int(np.sum(plain & even)), int(np.sum(plain & odd))) < 4:
-        plain = np.ones((8, 8), dtype=bool)
-    light_parity = (float(np.median(cells[plain & even]))
-                    >= float(np.median(cells[plain & odd])))
+    even = (r + c) % 2 == 0
+    light_parity = float(cells[even].mean()) >= float(cells[~even].mean())
     if not light_parity:
         corners = rotate_corners(corners, 1)
     labels = classify_board(warp_board(image, corners)).labels
