@@ -117,7 +117,6 @@ FIRST_DEPTH = 4       # ... the longest sequence tried (each action on such a sq
 FIRST_LEAD = 2.0      # ... and its lead over the next board (agreement, -1 to 1 a square)
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
 MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
-CLOSE_LEAD = 0.3      # photos: a lead this small still takes the best, the other kept open
 CLASSIFIER_WEIGHT = 0.6  # weight of the classifier's opinion on a candidate's squares
 PAIR_PENALTY = 1.0    # each action beyond the first pays this (threshold units)
 WEAK_CHANGE = 0.4     # a candidate square may change this little (x threshold) if the
@@ -1173,10 +1172,12 @@ class Decoder:
         if self.guess and rivals and length[rivals[0]] == length[top]:
             # A photo: no better picture of this position will come. A close runner-up (the
             # only one) is kept as an alternative too, the best taken (a black pawn c7-c6 or
-            # c7-c5 seen from Black's side, c6 and c5 both changed: 6.52 against 6.11).
+            # c7-c5 seen from Black's side, c6 and c5 both changed: 6.52 against 6.11), however
+            # close: left undecided, the move was later taken with the next one as a shorter
+            # sequence to the same picture (a queen d1-d3, then d3-c2, read as d1-c2: 8.49
+            # against 8.41 for d1-d2), a ply short, and the game was lost from there.
             others = [k for k in rivals[1:] if k not in alike]
-            if (best_score - float(score[rivals[0]]) >= CLOSE_LEAD
-                    and (not others or best_score - float(score[others[0]]) >= need)):
+            if not others or best_score - float(score[others[0]]) >= need:
                 alike.add(rivals[0])
         alternatives = tuple(cands[k] for k in rivals
                              if k in alike and best_score - float(score[k]) < need

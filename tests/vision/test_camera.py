@@ -887,3 +887,28 @@ def test_a_live_camera_is_released_by_its_reader(monkeypatch: pytest.MonkeyPatch
     while not source.released_by and time.monotonic() < deadline:
         time.sleep(0.05)
     assert source.released_by == [("camera reader camera:0", False)]
+
+
+def test_photos_a_tie_is_taken_and_kept_open() -> None:
+    """Botvinnik-Capablanca, AVRO 1938, moves 13-17, one photo per position from White's
+    side 45 degrees up. The queen d1-d3 changed d1, d2 and d3 (she stood over d2 and d3
+    before, over d4 after), and d1-d2 explained the photo about as well (8.41 against
+    8.49): a lead under 0.3 was left undecided, then taken with the next move as the
+    shorter sequence d1-c2 to the same picture after 15. Qc2, a ply short, and the game was
+    lost from there (26 of 81 moves of the whole game in order). However close, the best
+    is now taken and the other kept open (81 of 81)."""
+    from referee.app.vision_track import Tracker
+
+    fen = "r4rk1/p2q1ppp/np3n2/2pp4/3P4/P1P1P3/1B2NPPP/R2Q1RK1 w - - 2 13"
+    moves = ["a3a4", "f8e8", "d1d3", "c5c4", "d3c2", "a6b8", "a1e1", "b8c6", "e2g3", "c6a5"]
+    camera = V.orbit_camera(0.0, 45.0)
+    game = V.game_from(fen)
+    rng = np.random.default_rng(5)
+    pictures = [V.render(game, camera, rng)]
+    for move in moves:
+        game.play(move)
+        pictures.append(V.render(game, camera, rng))
+    tracker = Tracker(V.camera_corners(camera), stills=True, game=V.game_from(fen))
+    for im in pictures:
+        tracker.step(im)
+    assert [p.text for p in tracker.game.played] == moves
