@@ -32,7 +32,7 @@ import numpy as np
 
 from vision.classify import BLACK, EMPTY, WHITE, classify_board
 from vision.errors import BoardNotFoundError
-from vision.geometry import Corners, rotate_corners, warp_board
+from vision.geometry import Corners, dark_squares, rotate_corners, warp_board
 from vision.sources import Frame
 
 MAX_SIDE = 800  # photos are searched at most this large (pixels), then scaled back
@@ -316,7 +316,7 @@ def _aligned(grey: Any, h: Matrix) -> Matrix:
                                 flags=cv2.WARP_INVERSE_MAP | cv2.INTER_AREA).astype(np.float64)
     cells = plain.reshape(8, ALIGN_CELL, 8, ALIGN_CELL)
     texture = cells.std(axis=(1, 3))
-    light = (np.add(*np.indices((8, 8))) % 2 == 0)
+    light = ~dark_squares()
     mask = np.zeros((8, 8), dtype=bool)
     for parity in (True, False):
         mask |= (light == parity) & (texture <= np.median(texture[light == parity]))
@@ -408,9 +408,8 @@ def _orient(image: Frame, corners: Corners) -> Corners:
     s = grey.shape[0] // 8
     centre = grey.reshape(8, s, 8, s)[:, s // 4:3 * s // 4, :, s // 4:3 * s // 4]
     cells = np.median(centre.transpose(0, 2, 1, 3).reshape(8, 8, -1), axis=2)
-    r, c = np.indices((8, 8))
-    even = (r + c) % 2 == 0
-    light_parity = float(cells[even].mean()) >= float(cells[~even].mean())
+    light = ~dark_squares()
+    light_parity = float(cells[light].mean()) >= float(cells[~light].mean())
     if not light_parity:
         corners = rotate_corners(corners, 1)
     labels = classify_board(warp_board(image, corners)).labels

@@ -902,13 +902,7 @@ def test_photos_a_tie_is_taken_and_kept_open() -> None:
     fen = "r4rk1/p2q1ppp/np3n2/2pp4/3P4/P1P1P3/1B2NPPP/R2Q1RK1 w - - 2 13"
     moves = ["a3a4", "f8e8", "d1d3", "c5c4", "d3c2", "a6b8", "a1e1", "b8c6", "e2g3", "c6a5"]
     camera = V.orbit_camera(0.0, 45.0)
-    game = V.game_from(fen)
-    rng = np.random.default_rng(5)
-    pictures = [V.render(game, camera, rng)]
-    for move in moves:
-        game.play(move)
-        pictures.append(V.render(game, camera, rng))
     tracker = Tracker(V.camera_corners(camera), stills=True, game=V.game_from(fen))
-    for im in pictures:
+    for im in V.rendered_game(moves, camera, 5, fen=fen):
         tracker.step(im)
     assert [p.text for p in tracker.game.played] == moves

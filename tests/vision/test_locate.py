@@ -185,6 +185,15 @@ def test_auto_corners_of_a_board_seen_from_blacks_side_follow_its_pieces(
     assert corner_error(corners, truth, False) <= 0.25 * square_size(truth)
 
 
+def _framed(fen_board: str, camera: V.Camera, seed: int) -> bool:
+    """Whether the board of the position ``fen_board``, rendered as ``camera`` sees it (noise
+    drawn from ``seed``), is found within a quarter square, the right way round."""
+    truth = V.camera_corners(camera)
+    picture = V.render(V.game_from(f"{fen_board} w - - 0 1"), camera,
+                       np.random.default_rng(seed))
+    return corner_error(locate_board(picture), truth, False) <= 0.25 * square_size(truth)
+
+
 # Late positions of real games (move-by-move records of master games, public): few enough
 # pieces that, seen from Black's side, they seldom said by count which side is White's.
 REAL_LATE = (
@@ -208,12 +217,7 @@ def test_auto_corners_of_late_real_positions_seen_from_blacks_side(
     view reads pieces twice, by the squares behind them) and the near side put White there:
     2 and 0 of 7 were the right way round."""
     camera = V.orbit_camera(*view)
-    truth = V.camera_corners(camera)
-    right = 0
-    for k, fen in enumerate(REAL_LATE):
-        game = V.game_from(f"{fen} w - - 0 1")
-        corners = locate_board(V.render(game, camera, np.random.default_rng(k)))
-        right += corner_error(corners, truth, False) <= 0.25 * square_size(truth)
+    right = sum(_framed(fen, camera, k) for k, fen in enumerate(REAL_LATE))
     assert right >= 5
 
 
@@ -240,12 +244,7 @@ def test_auto_corners_keep_the_far_rank_of_a_crowded_board_seen_from_whites_side
     towards the camera (1 and 3 of 8 were found; 7 and 7 now): the near edge's spread of
     cells (:func:`vision.locate._near_edge`) tells the board's near rank from the table."""
     camera = V.orbit_camera(*view)
-    truth = V.camera_corners(camera)
-    found = 0
-    for k, fen in enumerate(REAL_CROWDED):
-        picture = V.render(V.game_from(f"{fen} w - - 0 1"), camera, np.random.default_rng(k))
-        corners = locate_board(picture)
-        found += corner_error(corners, truth, False) <= 0.25 * square_size(truth)
+    found = sum(_framed(fen, camera, k) for k, fen in enumerate(REAL_CROWDED))
     assert found >= 6
 
 
@@ -260,10 +259,7 @@ def test_the_squares_colours_of_a_crowded_oblique_board_are_told_by_their_means(
     The square colours were told apart by the median of the plainest half of all squares,
     among which flat-coloured pieces are, and both boards were labelled a quarter turn off;
     the mean of each colour's 32 squares keeps the squares' own difference."""
-    camera = V.orbit_camera(*view)
-    truth = V.camera_corners(camera)
-    picture = V.render(V.game_from(f"{fen} w - - 0 1"), camera, np.random.default_rng(seed))
-    assert corner_error(locate_board(picture), truth, False) <= 0.25 * square_size(truth)
+    assert _framed(fen, V.orbit_camera(*view), seed)
 
 
 REAL_OPENINGS = (  # positions of real games after 6 or 12 moves, and the renders' seeds
@@ -284,9 +280,5 @@ def test_auto_corners_of_crowded_boards_from_35_degrees_fit_the_whole_board() ->
     checkerboard with the plainest squares (:func:`vision.locate._aligned`) fits the whole
     board."""
     camera = V.orbit_camera(0.0, 35.0)
-    truth = V.camera_corners(camera)
-    found = 0
-    for fen, seed in REAL_OPENINGS:
-        picture = V.render(V.game_from(f"{fen} w - - 0 1"), camera, np.random.default_rng(seed))
-        found += corner_error(locate_board(picture), truth, False) <= 0.25 * square_size(truth)
+    found = sum(_framed(fen, camera, seed) for fen, seed in REAL_OPENINGS)
     assert found >= 5

@@ -366,14 +366,16 @@ def render(game: Game, camera: Camera, rng: np.random.Generator,
 
 
 def rendered_game(moves: list[str], camera: Camera | list[Camera], seed: int, *,
-                  placement: float = 0.0, nudge: float = 0.0) -> list[Any]:
-    """One rendered picture per position of the game ``moves`` (the start first), all seen by
+                  placement: float = 0.0, nudge: float = 0.0,
+                  fen: str | None = None) -> list[Any]:
+    """One rendered picture per position of the game ``moves`` (the start, or the set-up
+    position ``fen``, first), all seen by
     ``camera`` or each by its own (a list, one per position). ``placement``: each piece is put
     down up to this far (squares) from its square's centre, as real hands do, and stays there
     until it moves; ``nudge``: the chance, each move, that one other piece is knocked to a new
     place as far off."""
     cameras = camera if isinstance(camera, list) else [camera] * (len(moves) + 1)
-    game = Game("standard")
+    game = game_from(fen)
     rng = np.random.default_rng(seed)
     hand = np.random.default_rng(seed + 7919)
     offsets: Offsets = {}
