@@ -181,6 +181,7 @@ PUSH_SHARE = 1.0 / 3.0  # ... and less than this share of the square's change
 LOST_RETRY_S = 1.0    # a stabiliser that lost the board: find it again at most this often
 PUZZLED_S = 10.0      # a settled board that no move explains for this long (a video) ...
 PUZZLED_PHOTOS = 3    # ... or in this many photos in a row: the camera says it is puzzled
+CUT_UP_UNEXPLAINED = 2  # frames in a row no move explains, after a repeat: a video cut up
 
 
 @dataclass(frozen=True)
@@ -1051,14 +1052,17 @@ class Decoder:
 
     def decide(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
                deep: bool = False, lean: Lean | None = None,
-               sway: np.ndarray[Any, Any] | None = None, halo: Halo | None = None) -> Decision:
+               sway: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
+               pushed: np.ndarray[Any, Any] | None = None) -> Decision:
         """The candidate the evidence shows, or a Decision without one.
 
         ``change``: 64 change values; ``agree``: (64, 3) classifier agreement; ``deep``: also
         try sequences of up to MAX_SEQUENCE actions touching the changed squares; ``lean``:
         what pieces cover seen from the camera; ``sway``: how much of each square the pieces'
         outlines moved over since the reference picture (:meth:`Tracker._sway`); ``halo``:
-        what changed beyond the board's edges, where pieces' heads are seen.
+        what changed beyond the board's edges, where pieces' heads are seen; ``pushed``: the
+        change of the squares counted as unchanged because their piece was only pushed
+        within them (:meth:`Tracker._unpushed`, :meth:`_claimed`).
         """
         tau = threshold(change)
         e = np.clip((change - tau) / tau, -1.0, 3.0)
@@ -1068,13 +1072,13 @@ class Decoder:
         if (changed == 0 and not beyond) or int(np.sum(excess > tau)) > MAX_CHANGED:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
-        best = self._score(cands, change, tau, agree, lean, excess, halo)
+        best = self._score(cands, change, tau, agree, lean, excess, halo, pushed)
         if deep and (best.candidate is None or best.loose):
             # a move that leaves changed squares unexplained may be one of a longer sequence
             # (a king's step e7-e8 hidden behind the king, after two moves already taken)
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
             deeper = self._enumerate(MAX_SEQUENCE, touching)
-            again = self._score(cands + deeper, change, tau, agree, lean, excess, halo)
+            again = self._score(cands + deeper, change, tau, agree, lean, excess, halo, pushed)
             if again.candidate is not None or best.candidate is None:
                 best = again
         return replace(best, changed=changed)
@@ -1096,8 +1100,8 @@ class Decoder:
 
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
                agree: np.ndarray[Any, Any], lean: Lean | None = None,
-               excess: np.ndarray[Any, Any] | None = None, halo: Halo | None = None
-               ) -> Decision:
+               excess: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
+               pushed: np.ndarray[Any, Any] | None = None) -> Decision:
         """The best candidate for ``change`` (``excess``: the change no camera's move makes,
         for the squares a candidate leaves unexplained; :meth:`_unswayed`; ``halo``: beyond
         the board, :meth:`_beyond`)."""
@@ -1107,8 +1111,12 @@ class Decoder:
             return Decision(None, 0.0, 0)
         mask = np.stack([c.mask for c in cands])
         colour = np.stack([c.colour for c in cands])
+        big = np.broadcast_to(e[None, :], mask.shape)
+        if pushed is not None and lean is not None and pushed.any():
+            raw = np.clip((pushed - tau) / tau, -1.0, 3.0)
+            big = np.where(self._claimed(mask, pushed > 0, lean), raw[None, :], big)
         length = np.array([len(c.actions) for c in cands], dtype=np.float64)
-        support = e[None, :] + CLASSIFIER_WEIGHT * np.take_along_axis(
+        support = big + CLASSIFIER_WEIGHT * np.take_along_axis(
             np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
             axis=2)[:, :, 0]
         positive = np.clip((excess - tau) / tau, 0.0, 1.0)  # a hand's squares cost 1 each
@@ -1127,16 +1135,16 @@ class Decoder:
             leaning, should, expected, seconded, excused = self._leaning(
                 cands, mask, optional, change, lean, agree)
             veils = self._veiled(cands, mask, lean)
-            doubted = (veils == VEILED_MAYBE) & (e <= 0)[None, :]
-            veiled = ((veils == VEILED) | ((veils == VEILED_IF_SAME) & (e <= 0)[None, :])
+            doubted = (veils == VEILED_MAYBE) & (big <= 0)
+            veiled = ((veils == VEILED) | ((veils == VEILED_IF_SAME) & (big <= 0))
                       | doubted)
             mask = mask & ~veiled  # may change or not
             optional = optional | veiled
-        gain = np.maximum(e, 0.0)[None, :]
+        gain = np.maximum(big, 0.0)
         credit = np.where(seconded, LEAN_CREDIT * gain, support)
         score = ((credit * mask).sum(axis=1) + (gain * optional).sum(axis=1)
                  + (gain * np.where(expected, 1.0, LEAN_CREDIT) * leaning).sum(axis=1)
-                 - LEAN_MISS * (should & (e <= 0)[None, :]).sum(axis=1)
+                 - LEAN_MISS * (should & (big <= 0)).sum(axis=1)
                  - (positive[None, :] * ~(mask | optional | leaning | excused)).sum(axis=1)
                  - VEIL_DOUBT * doubted.sum(axis=1)
                  - PAIR_PENALTY * (length - 1))
@@ -1145,7 +1153,7 @@ class Decoder:
         # Only candidates whose every square changed (or changed a little, with the classifier
         # agreeing on its new content) can explain the frame; the best of them must beat the
         # next by a margin.
-        changed = (e > 0)[None, :] | ((e > WEAK_CHANGE - 1.0)[None, :] & (support > 0))
+        changed = (big > 0) | ((big > WEAK_CHANGE - 1.0) & (support > 0))
         plausible = np.all(changed | ~mask, axis=1)
         if not plausible.any():
             return Decision(None, float(score.max()), 0)
@@ -1199,6 +1207,29 @@ class Decoder:
         swayed = (change > tau) & (excess <= tau)  # the camera's move changed them
         return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
                         frozenset(int(i) for i in np.flatnonzero(seen | swayed)))
+
+    def _claimed(self, mask: np.ndarray[Any, Any], pushed: np.ndarray[Any, Any], lean: Lean
+                 ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """Which ``pushed`` squares each candidate may take the change of: its own squares
+        that a piece it moves was seen over (:data:`LEAN_COVER` of them or more).
+
+        Why: seen from Black's side at 45 degrees, a black queen e8-e7 put her foot where her
+        body had stood over e7 (0.41 of it), and e7, a dark square, looked like the same
+        black shape moved by a fifth of a square: a push, counted as no change. e8-e7 was
+        then implausible, e8-e6 was taken (Anastasian-Lewis 2016, 79 of 81 moves). Every
+        candidate taking every pushed square's change was worse: a camera in the hand moves
+        the outline of a queen d8 over the empty d7 in every photo, and a bishop's move to
+        d7 was read out of that (test_photos_each_taken_from_a_little_elsewhere)."""
+        size = lean.cover.shape[1]
+        heights = self._heights(np.asarray(pieces_of(self.game.state, self.index)))[:size]
+        standing = np.flatnonzero(heights >= 0)
+        over = np.zeros((size, size), dtype=bool)
+        over[standing] = lean.cover[heights[standing], standing] >= LEAN_COVER
+        np.fill_diagonal(over, False)
+        moved = mask[:, :size].astype(np.float64) @ over.astype(np.float64) > 0
+        out = np.zeros_like(mask)
+        out[:, :size] = moved & mask[:, :size] & pushed[None, :size]
+        return out
 
     def _beyond(self, cands: list[Candidate], moved: np.ndarray[Any, Any], tau: float,
                 halo: Halo) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -1509,6 +1540,7 @@ class Tracker:
         self._first_corners = np.asarray(corners, dtype=np.float32)
         self._first_view: Any = None  # the last folder frame's board through _first_corners
         self._cut_up = False  # a folder showed the same board twice: maybe a video cut up
+        self._unexplained = 0  # ... and then this many frames in a row no move explains
         self._lost_retry = -1e9  # time of the last re-finding tried because it was lost
         self.relocations = 0  # times the board was found again after the camera moved
         self._alignment: float | None = None  # grid alignment of the start picture
@@ -2053,43 +2085,57 @@ class Tracker:
         self._settle(moved, now, noise)
         self._repeat = moved <= DUPLICATE_DIFF
         self._previous = grey
-        if self.stills and same:
-            # Frames that stay the same: a video cut into frames (at any rate: its still
-            # spells), or a folder of photos that holds one position twice. A later frame
-            # that differs and that no legal move explains tells them apart.
-            self._cut_up = True
-            if self._start_only and self._reference is not None:
-                # the start shown again (a camera still settling its exposure): the newer
-                # picture is the start's, so later frames are compared with a settled camera's
-                self._reference = warped
-                self._refresh_stabiliser()
-        elif self.stills and self._cut_up and self._reference is not None \
-                and not self._explained(warped):
-            # not a position a legal move reaches (a hand, a piece in the air): a video cut
-            # into frames, from now on waited on to settle
-            self.stills = False
-            return []
+        if self.stills and self._cut_up and not same and self._reference is not None:
+            if self._explained(warped):
+                self._unexplained = 0
+            else:
+                # not a position a legal move reaches (a hand, a piece in the air): in
+                # CUT_UP_UNEXPLAINED frames in a row, a video cut into frames, from now on
+                # waited on to settle; one alone may be a photo whose move the camera could
+                # not see (a bishop e2-f3 seen from Black's side, behind the e3 bishop and the
+                # f4 knight), left for the next photo to explain with the move after it
+                self._unexplained += 1
+                self.stills = self._unexplained < CUT_UP_UNEXPLAINED
+                return []
         if self._reference is None:
             self._take_start(warped)
             return []
         if not self._is_check():
             return []
-        return self._judge(warped)
+        judged = self._judge(warped)
+        if self.stills and same and not judged:
+            # Frames that stay the same: a video cut into frames (at any rate: its still
+            # spells), or a folder of photos that holds one position twice. A later frame
+            # that differs and that no legal move explains tells them apart. Only when no
+            # move shows: a move seen faintly (a bishop f1-e2 seen from Black's side at 45
+            # degrees, e2 behind the e3 bishop: only f1 changed, by less than STILL_SQUARE)
+            # is a new position; taken for a repeat, the folder was judged a cut-up video at
+            # the next faint move and lost from there (20 of 81 moves), and as the first
+            # move it replaced the start's picture.
+            self._cut_up = True
+            if self._start_only:
+                # the start shown again (a camera still settling its exposure): the newer
+                # picture is the start's, so later frames are compared with a settled camera's
+                self._reference = warped
+                self._refresh_stabiliser()
+        return judged
 
     @staticmethod
     def _unpushed(before: Any, warped: Any, agree: np.ndarray[Any, Any],
-                  unshade: bool = False) -> np.ndarray[Any, Any]:
+                  unshade: bool = False) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
         """The change from ``before`` to ``warped`` (:func:`change_map`; ``unshade``: with a
         shadow's light taken out), the squares whose piece was only pushed within its square
-        (:func:`pushed`) counted as unchanged: they explain nothing and veto nothing, and a
-        new reference takes their new look."""
+        (:func:`pushed`) counted as unchanged: they veto nothing, and a new reference takes
+        their new look; and those squares' own change (0 elsewhere), which only a move of the
+        piece seen over them may claim (:meth:`Decoder._claimed`)."""
         change, a, b, median = _change(before, warped, unshade)
         moved = _pushed(a, b, median, change, threshold(change), agree[:, EMPTY] < 0)
-        return np.where(moved, 0.0, change) if moved.any() else change
+        return np.where(moved, 0.0, change), np.where(moved, change, 0.0)
 
     def _in_shade(self, warped: Any, agree: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
-                  decision: Decision, deep: bool, halo: Halo | None = None
-                  ) -> tuple[np.ndarray[Any, Any], Decision]:
+                  pushed: np.ndarray[Any, Any], decision: Decision, deep: bool,
+                  halo: Halo | None = None
+                  ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], Decision]:
         """A board changed on more squares than a move changes, and no move explains it: a
         shadow may have fallen on it (or gone). The change with the shadow's light taken out
         (:func:`_unshaded`) is used instead when it shows nothing changed or a move explains
@@ -2104,16 +2150,16 @@ class Tracker:
         a hand moving in the dark changes only the light too, and was taken for a shadow
         and a move (the queen to h3 for h5f7: 11 wrong games of 36 such windows)."""
         if min(_contrast(warped), _contrast(self._reference)) < SHADE_CONTRAST:
-            return change, decision  # a covered camera, the light off: not a shadow
-        unshaded = self._unpushed(self._reference, warped, agree, unshade=True)
+            return change, pushed, decision  # a covered camera, the light off: no shadow
+        unshaded, unpushed = self._unpushed(self._reference, warped, agree, unshade=True)
         if float(unshaded.max()) < threshold(unshaded):
             self.unshaded += 1
-            return unshaded, Decision(None, 0.0, 0)
-        again = self._decide(self.decoder, unshaded, agree, deep, halo)
+            return unshaded, unpushed, Decision(None, 0.0, 0)
+        again = self._decide(self.decoder, unshaded, agree, deep, halo, unpushed)
         if again.candidate is None:
-            return change, decision
+            return change, pushed, decision
         self.unshaded += 1
-        return unshaded, again
+        return unshaded, unpushed, again
 
     def _lean(self) -> Lean | None:
         """What a piece of each of HEIGHTS on each square covers of every square, seen from
@@ -2172,11 +2218,12 @@ class Tracker:
         return None if kept[1] is None else np.abs(now.cover - kept[1])
 
     def _decide(self, decoder: Decoder, change: np.ndarray[Any, Any],
-                agree: np.ndarray[Any, Any], deep: bool, halo: Halo | None = None) -> Decision:
-        """``decoder``'s decision on ``change`` (and ``halo``, beyond the board), seen from
-        where the camera stands."""
+                agree: np.ndarray[Any, Any], deep: bool, halo: Halo | None = None,
+                pushed: np.ndarray[Any, Any] | None = None) -> Decision:
+        """``decoder``'s decision on ``change`` (and ``halo``, beyond the board; ``pushed``:
+        :meth:`_unpushed`), seen from where the camera stands."""
         return decoder.decide(change, agree, deep=deep, lean=self._lean(), sway=self._sway(),
-                              halo=halo)
+                              halo=halo, pushed=pushed)
 
     def _beyond_cover(self, work: bool = True) -> tuple[np.ndarray[Any, Any], ...] | None:
         """What a piece of each height on each square covers beyond the board's edges
@@ -2270,10 +2317,12 @@ class Tracker:
         """Whether a legal move (or a short sequence) explains how ``warped`` differs from the
         reference picture, or nothing changed: without accepting anything."""
         agree = self._agreement(warped)
-        change = self._unpushed(self._reference, warped, agree)
+        change, pushed = self._unpushed(self._reference, warped, agree)
         if float(change.max()) < threshold(change):
             return True
-        decision = self._decide(self.decoder, change, agree, True)
+        # on the same evidence as a judgement (:meth:`_judge`): a bishop e2-f3 seen from
+        # Black's side, behind the e3 bishop and the f4 knight, shows beyond the board
+        decision = self._decide(self.decoder, change, agree, True, self._halo(warped), pushed)
         return decision.candidate is not None
 
     def _judge(self, warped: Any) -> list[Recognised]:
@@ -2283,7 +2332,7 @@ class Tracker:
         self.retracted = 0
         self.withdrawn = ()
         agree = self._agreement(warped)
-        change = self._unpushed(self._reference, warped, agree)
+        change, pushed = self._unpushed(self._reference, warped, agree)
         moved = float(change.max()) >= threshold(change)
         # beyond the board: a video's still board, seen by a camera that moved (in the hand),
         # is not worth working out what the pieces cover anew for every check
@@ -2292,12 +2341,13 @@ class Tracker:
         deep = False
         if moved or (halo is not None and bool(np.any(halo.change > threshold(change)))):
             deep = self.stills or self._steady(warped)
-            decision = self._decide(self.decoder, change, agree, deep, halo)
+            decision = self._decide(self.decoder, change, agree, deep, halo, pushed)
             if decision.candidate is None and decision.changed > SHADE_CHANGED:
-                change, decision = self._in_shade(warped, agree, change, decision, deep, halo)
+                change, pushed, decision = self._in_shade(warped, agree, change, pushed,
+                                                          decision, deep, halo)
         replayed: list[str] = []
         if deep and self._branches:
-            other = self._other_line(change, agree, decision, halo)
+            other = self._other_line(change, agree, decision, halo, pushed)
             if other is not None:
                 replayed, decision = self._take_line(other[0], other[1]), other[2]
         tau = threshold(change)
@@ -2368,7 +2418,8 @@ class Tracker:
                                          self._decisions))
 
     def _other_line(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
-                    decision: Decision, halo: Halo | None = None
+                    decision: Decision, halo: Halo | None = None,
+                    pushed: np.ndarray[Any, Any] | None = None
                     ) -> tuple[Branch, tuple[Action, ...], Decision] | None:
         """A settled picture that an open branch's alternative explains better than the game
         played: no move of the game explains it (a knight g8-f6 taken for the pawn f7-f6,
@@ -2383,7 +2434,7 @@ class Tracker:
                 line = self._line(branch.ply, actions)
                 if line is None:
                     continue
-                trial = self._decide(self._trial(line), change, agree, True, halo)
+                trial = self._decide(self._trial(line), change, agree, True, halo, pushed)
                 if trial.candidate is None or trial.candidate.squares & self._unseen:
                     continue
                 if best is None or trial.score > best[2].score:
@@ -2447,9 +2498,9 @@ class Tracker:
                 state = state.parent
             retracted = [p.text for p in game.played[len(game.played) - undone:]]
             trial = self._trial(Game(game.variant, seed=game.seed, state=state))
-            change = self._unpushed(before, warped, agree)
+            change, pushed = self._unpushed(before, warped, agree)
             decision = self._decide(trial, change, agree, True,
-                                    self._halo(warped, before, beyond_before))
+                                    self._halo(warped, before, beyond_before), pushed)
             cand = decision.candidate
             if cand is None:
                 continue
