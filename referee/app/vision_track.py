@@ -235,6 +235,16 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class Claims:
+    """Squares counted as unchanged because their piece was only pushed within them, with
+    their change (``pushed``, 0 elsewhere: :meth:`Tracker._unpushed`), and whether the camera
+    moved since the reference picture: which moves may claim them (:meth:`Decoder._claimed`)."""
+
+    pushed: np.ndarray[Any, np.dtype[np.float64]]
+    camera_moved: bool
+
+
+@dataclass(frozen=True)
 class Branch:
     """A decision taken between candidates the picture could not tell apart: ``ply`` actions
     had been played before it, it played ``taken`` actions, ``alternatives`` are the others'
@@ -1072,13 +1082,14 @@ class Decoder:
         if (changed == 0 and not beyond) or int(np.sum(excess > tau)) > MAX_CHANGED:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
-        best = self._score(cands, change, tau, agree, lean, excess, halo, pushed)
+        claims = None if pushed is None else Claims(pushed, sway is not None)
+        best = self._score(cands, change, tau, agree, lean, excess, halo, claims)
         if deep and (best.candidate is None or best.loose):
             # a move that leaves changed squares unexplained may be one of a longer sequence
             # (a king's step e7-e8 hidden behind the king, after two moves already taken)
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
             deeper = self._enumerate(MAX_SEQUENCE, touching)
-            again = self._score(cands + deeper, change, tau, agree, lean, excess, halo, pushed)
+            again = self._score(cands + deeper, change, tau, agree, lean, excess, halo, claims)
             if again.candidate is not None or best.candidate is None:
                 best = again
         return replace(best, changed=changed)
@@ -1101,7 +1112,7 @@ class Decoder:
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
                agree: np.ndarray[Any, Any], lean: Lean | None = None,
                excess: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
-               pushed: np.ndarray[Any, Any] | None = None) -> Decision:
+               claims: Claims | None = None) -> Decision:
         """The best candidate for ``change`` (``excess``: the change no camera's move makes,
         for the squares a candidate leaves unexplained; :meth:`_unswayed`; ``halo``: beyond
         the board, :meth:`_beyond`)."""
@@ -1112,9 +1123,9 @@ class Decoder:
         mask = np.stack([c.mask for c in cands])
         colour = np.stack([c.colour for c in cands])
         big = np.broadcast_to(e[None, :], mask.shape)
-        if pushed is not None and lean is not None and pushed.any():
-            raw = np.clip((pushed - tau) / tau, -1.0, 3.0)
-            big = np.where(self._claimed(mask, pushed > 0, lean), raw[None, :], big)
+        if claims is not None and lean is not None and claims.pushed.any():
+            raw = np.clip((claims.pushed - tau) / tau, -1.0, 3.0)
+            big = np.where(self._claimed(mask, claims, lean), raw[None, :], big)
         length = np.array([len(c.actions) for c in cands], dtype=np.float64)
         support = big + CLASSIFIER_WEIGHT * np.take_along_axis(
             np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
@@ -1208,10 +1219,11 @@ class Decoder:
         return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
                         frozenset(int(i) for i in np.flatnonzero(seen | swayed)))
 
-    def _claimed(self, mask: np.ndarray[Any, Any], pushed: np.ndarray[Any, Any], lean: Lean
+    def _claimed(self, mask: np.ndarray[Any, Any], claims: Claims, lean: Lean
                  ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        """Which ``pushed`` squares each candidate may take the change of: its own squares
-        that a piece it moves was seen over (:data:`LEAN_COVER` of them or more).
+        """Which pushed squares each candidate may take the change of: its own, when the
+        camera stood still; when it moved, only those a piece the candidate moves was seen
+        over (:data:`LEAN_COVER` of them or more).
 
         Why: seen from Black's side at 45 degrees, a black queen e8-e7 put her foot where her
         body had stood over e7 (0.41 of it), and e7, a dark square, looked like the same
@@ -1219,7 +1231,13 @@ class Decoder:
         then implausible, e8-e6 was taken (Anastasian-Lewis 2016, 79 of 81 moves). Every
         candidate taking every pushed square's change was worse: a camera in the hand moves
         the outline of a queen d8 over the empty d7 in every photo, and a bishop's move to
-        d7 was read out of that (test_photos_each_taken_from_a_little_elsewhere)."""
+        d7 was read out of that (test_photos_each_taken_from_a_little_elsewhere). With the
+        camera still, a queen d8-c7 seen from White's side at 35 degrees put her foot where
+        the outline of the piece in front had stood over c7, a push again, and d8-c8 was
+        taken (Tal-Furster 1958)."""
+        pushed = claims.pushed > 0
+        if not claims.camera_moved:
+            return mask & pushed[None, :]
         size = lean.cover.shape[1]
         heights = self._heights(np.asarray(pieces_of(self.game.state, self.index)))[:size]
         standing = np.flatnonzero(heights >= 0)
