@@ -182,6 +182,7 @@ LOST_RETRY_S = 1.0    # a stabiliser that lost the board: find it again at most 
 PUZZLED_S = 10.0      # a settled board that no move explains for this long (a video) ...
 PUZZLED_PHOTOS = 3    # ... or in this many photos in a row: the camera says it is puzzled
 CUT_UP_UNEXPLAINED = 2  # frames in a row no move explains, after a repeat: a video cut up
+RESYNC_SURE = 0.3     # classifier agreement a repeated photo's stale square needs (_resync)
 
 
 @dataclass(frozen=True)
@@ -1512,6 +1513,16 @@ class Decoder:
                           & ((after[squares] == 0) | (far_front >= VEIL_COVER))
                           & (front >= VEIL_MAYBE_SHARE))
 
+    def seen_colours(self, squares: np.ndarray[Any, Any], lean: Lean | None
+                     ) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The colour (0 empty, 1 white, 2 black) the camera sees on each of ``squares`` in
+        the current position: that of a piece in front over most of it (``lean``), else the
+        square's own."""
+        codes = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)
+        if lean is None:
+            return np.asarray(codes[squares] >> 4, dtype=np.int64)
+        return np.asarray(self._looks(codes, lean.cover, squares)[0], dtype=np.int64)
+
     def accept(self, candidate: Candidate) -> list[str]:
         """Play the candidate's actions; their canonical texts."""
         return [self.game.play(a).text for a in candidate.actions]
@@ -1624,6 +1635,7 @@ class Tracker:
         self.unshaded = 0     # settled checks judged with a shadow's light taken out
         self._start_only = True  # no decision accepted yet: the reference is the start's
         self.rebased = 0    # times the reference picture was taken anew (light changed)
+        self.resynced = 0   # times a repeated photo re-took stale squares (:meth:`_resync`)
         self._attempt_shown = False  # a failed attempt was accepted; its pieces not yet back
         #: set when a settled board shows the pieces of a failed attempt put back (the camera
         #: sensor reports the board then, and clears it)
@@ -2136,7 +2148,33 @@ class Tracker:
                 # picture is the start's, so later frames are compared with a settled camera's
                 self._reference = warped
                 self._refresh_stabiliser()
+            else:
+                self._resync(warped)
         return judged
+
+    def _resync(self, warped: Any) -> None:
+        """A picture shown again that still differs from the reference where no move
+        explains it, every such square read by the classifier as the game has it (as the
+        camera sees it: a piece in front over it counts, :meth:`Decoder.seen_colours`) by
+        RESYNC_SURE or more: the reference is stale there, and takes the new look.
+
+        Why: the shared video cut into every 5th frame (6 a second) had the black knight
+        b8-c6 taken from a frame with the hand still over b7-c8 (forgiven at the board's
+        edge); held still into the next frame, the hand's look was taken for a nudged
+        piece's (:meth:`_heal`), and every later frame differed from the reference there:
+        4 of 7 moves. A repeat is the camera's word that nothing moves now; a photo of a
+        new position is never a repeat, and one square read otherwise (a move) leaves all."""
+        agree = self._agreement(warped)
+        change, _ = self._unpushed(self._reference, warped, agree)
+        stale = np.flatnonzero(change[:64] > threshold(change))
+        if not len(stale) or len(stale) > MAX_CHANGED:
+            return
+        seen = self.decoder.seen_colours(stale, self._lean())
+        if bool(np.all(agree[stale, seen] >= RESYNC_SURE)):
+            for i in stale:
+                _copy_square(self._reference, warped, int(i))
+            self._refresh_stabiliser()
+            self.resynced += 1
 
     @staticmethod
     def _unpushed(before: Any, warped: Any, agree: np.ndarray[Any, Any],
@@ -2144,8 +2182,8 @@ class Tracker:
         """The change from ``before`` to ``warped`` (:func:`change_map`; ``unshade``: with a
         shadow's light taken out), the squares whose piece was only pushed within its square
         (:func:`pushed`) counted as unchanged: they veto nothing, and a new reference takes
-        their new look; and those squares' own change (0 elsewhere), which only a move of the
-        piece seen over them may claim (:meth:`Decoder._claimed`)."""
+        their new look; and those squares' own change (0 elsewhere), which a move may claim
+        (:meth:`Decoder._claimed`)."""
         change, a, b, median = _change(before, warped, unshade)
         moved = _pushed(a, b, median, change, threshold(change), agree[:, EMPTY] < 0)
         return np.where(moved, 0.0, change), np.where(moved, change, 0.0)
