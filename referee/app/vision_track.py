@@ -236,16 +236,6 @@ class Decision:
 
 
 @dataclass(frozen=True)
-class Claims:
-    """Squares counted as unchanged because their piece was only pushed within them, with
-    their change (``pushed``, 0 elsewhere: :meth:`Tracker._unpushed`), and whether the camera
-    moved since the reference picture: which moves may claim them (:meth:`Decoder._claimed`)."""
-
-    pushed: np.ndarray[Any, np.dtype[np.float64]]
-    camera_moved: bool
-
-
-@dataclass(frozen=True)
 class Branch:
     """A decision taken between candidates the picture could not tell apart: ``ply`` actions
     had been played before it, it played ``taken`` actions, ``alternatives`` are the others'
@@ -1073,7 +1063,21 @@ class Decoder:
         outlines moved over since the reference picture (:meth:`Tracker._sway`); ``halo``:
         what changed beyond the board's edges, where pieces' heads are seen; ``pushed``: the
         change of the squares counted as unchanged because their piece was only pushed
-        within them (:meth:`Tracker._unpushed`, :meth:`_claimed`).
+        within them (:meth:`Tracker._unpushed`), which a move may claim (:meth:`_score`)
+        when the camera did not move (no ``sway``).
+
+        Why claimed: seen from Black's side at 45 degrees, a black queen e8-e7 put her foot
+        where her body had stood over e7 (0.41 of it), and e7, a dark square, looked like the
+        same black shape moved by a fifth of a square: a push, counted as no change. e8-e7
+        was then implausible and e8-e6 was taken (Anastasian-Lewis 2016, 79 of 81 moves);
+        seen from White's side at 35 degrees, the queen d8-c7 put her foot where the outline
+        of the piece in front had stood over c7, and d8-c8 was taken (Tal-Furster 1958, 27
+        of 55). Why only with the camera still: a camera that moved (photos from a hand)
+        moves the outlines of the pieces over the squares behind them in every photo; a
+        queen d8's over the empty d7 was read as a bishop's move there when any move could
+        claim any pushed square, and when only moves of a piece seen over the square could,
+        a pawn e2-e4 was read as e2-e3 (the pawn's outline over e3; Napoleon-Bertrand from a
+        hand, 5 -> 0 moves; 43 real games from a hand 1,692 -> 1,661 moves in order).
         """
         tau = threshold(change)
         e = np.clip((change - tau) / tau, -1.0, 3.0)
@@ -1083,14 +1087,15 @@ class Decoder:
         if (changed == 0 and not beyond) or int(np.sum(excess > tau)) > MAX_CHANGED:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
-        claims = None if pushed is None else Claims(pushed, sway is not None)
-        best = self._score(cands, change, tau, agree, lean, excess, halo, claims)
+        claimable = pushed if sway is None else None  # the camera did not move
+        best = self._score(cands, change, tau, agree, lean, excess, halo, claimable)
         if deep and (best.candidate is None or best.loose):
             # a move that leaves changed squares unexplained may be one of a longer sequence
             # (a king's step e7-e8 hidden behind the king, after two moves already taken)
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
             deeper = self._enumerate(MAX_SEQUENCE, touching)
-            again = self._score(cands + deeper, change, tau, agree, lean, excess, halo, claims)
+            again = self._score(cands + deeper, change, tau, agree, lean, excess, halo,
+                                claimable)
             if again.candidate is not None or best.candidate is None:
                 best = again
         return replace(best, changed=changed)
@@ -1113,10 +1118,11 @@ class Decoder:
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
                agree: np.ndarray[Any, Any], lean: Lean | None = None,
                excess: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
-               claims: Claims | None = None) -> Decision:
+               claimable: np.ndarray[Any, Any] | None = None) -> Decision:
         """The best candidate for ``change`` (``excess``: the change no camera's move makes,
         for the squares a candidate leaves unexplained; :meth:`_unswayed`; ``halo``: beyond
-        the board, :meth:`_beyond`)."""
+        the board, :meth:`_beyond`; ``claimable``: the change of pushed squares, counted for
+        the candidates that change them, :meth:`decide`)."""
         e = np.clip((change - tau) / tau, -1.0, 3.0)
         excess = change if excess is None else excess
         if not cands:
@@ -1124,9 +1130,9 @@ class Decoder:
         mask = np.stack([c.mask for c in cands])
         colour = np.stack([c.colour for c in cands])
         big = np.broadcast_to(e[None, :], mask.shape)
-        if claims is not None and lean is not None and claims.pushed.any():
-            raw = np.clip((claims.pushed - tau) / tau, -1.0, 3.0)
-            big = np.where(self._claimed(mask, claims), raw[None, :], big)
+        if claimable is not None and lean is not None and claimable.any():
+            raw = np.clip((claimable - tau) / tau, -1.0, 3.0)
+            big = np.where(mask & (claimable > 0)[None, :], raw[None, :], big)
         length = np.array([len(c.actions) for c in cands], dtype=np.float64)
         support = big + CLASSIFIER_WEIGHT * np.take_along_axis(
             np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
@@ -1219,27 +1225,6 @@ class Decoder:
         swayed = (change > tau) & (excess <= tau)  # the camera's move changed them
         return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
                         frozenset(int(i) for i in np.flatnonzero(seen | swayed)))
-
-    @staticmethod
-    def _claimed(mask: np.ndarray[Any, Any], claims: Claims) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        """Which pushed squares each candidate may take the change of: its own, when the
-        camera stood still since the reference picture; none when it moved.
-
-        Why: seen from Black's side at 45 degrees, a black queen e8-e7 put her foot where her
-        body had stood over e7 (0.41 of it), and e7, a dark square, looked like the same
-        black shape moved by a fifth of a square: a push, counted as no change. e8-e7 was
-        then implausible and e8-e6 was taken (Anastasian-Lewis 2016, 79 of 81 moves); seen
-        from White's side at 35 degrees, the queen d8-c7 put her foot where the outline of
-        the piece in front had stood over c7, and d8-c8 was taken (Tal-Furster 1958, 27 of
-        55). A camera that moved (photos from a hand) moves the outlines of the pieces over
-        the squares behind them in every photo: a queen d8's over the empty d7 was read as
-        a bishop's move there when any move could claim any pushed square, and when only
-        moves of a piece seen over the square could, a pawn e2-e4 was read as e2-e3 (the
-        pawn's outline over e3) in photos from a hand (Napoleon-Bertrand, 5 -> 0 moves), 43
-        real games from a hand 1,692 -> 1,661 moves in order."""
-        if claims.camera_moved:
-            return np.zeros_like(mask)
-        return mask & (claims.pushed > 0)[None, :]
 
     def _beyond(self, cands: list[Candidate], moved: np.ndarray[Any, Any], tau: float,
                 halo: Halo) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -1509,9 +1494,10 @@ class Decoder:
         """The colour (0 empty, 1 white, 2 black) the camera sees on each of ``squares`` in
         the current position: that of a piece in front over most of it (``lean``), else the
         square's own."""
-        codes = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)
         if lean is None:
-            return np.asarray(codes[squares] >> 4, dtype=np.int64)
+            seen = np.asarray(occupancy_of(self.game.state, self.index), dtype=np.int64)
+            return np.asarray(seen[squares], dtype=np.int64)
+        codes = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)
         return np.asarray(self._looks(codes, lean.cover, squares)[0], dtype=np.int64)
 
     def accept(self, candidate: Candidate) -> list[str]:
@@ -2174,7 +2160,7 @@ class Tracker:
         shadow's light taken out), the squares whose piece was only pushed within its square
         (:func:`pushed`) counted as unchanged: they veto nothing, and a new reference takes
         their new look; and those squares' own change (0 elsewhere), which a move may claim
-        (:meth:`Decoder._claimed`)."""
+        (:meth:`Decoder.decide`)."""
         change, a, b, median = _change(before, warped, unshade)
         moved = _pushed(a, b, median, change, threshold(change), agree[:, EMPTY] < 0)
         return np.where(moved, 0.0, change), np.where(moved, change, 0.0)

@@ -431,7 +431,7 @@ def test_watch_prints_the_line_the_camera_settles_on(tmp_path: Path) -> None:
     line: a withdrawn action stays doubted until the referee has taken it back (it was
     printed before: the tracker's own doubt ended with the switch while the referee still
     held the two moves). (Seed 10, f7-f6 taken for g8-f6, is now read right at once: the
-    square g8 left looked pushed, and a move may claim it, Decoder._claimed.)"""
+    square g8 left looked pushed, and a move may claim it, Decoder.decide.)"""
     camera = V.orbit_camera(0.0, 35.0)
     moves = V.random_game(8, seed=8)
     seen = V.camera_corners(camera)
@@ -958,8 +958,8 @@ def test_photos_a_queen_put_down_where_she_stood_over() -> None:
     """Anastasian-Lewis 2016, moves 14-17, from Black's side 45 degrees up. The queen e8-e7
     put her foot where her body had stood over e7, a dark square: the same black shape a
     fifth of a square lower, counted as a piece pushed within e7 (no change), so e8-e7 was
-    implausible and e8-e6 was taken. A move may claim a pushed square that a piece it moves
-    was seen over (``Decoder._claimed``). Before: e8-e6 and e6-d6 read, 4 of 6."""
+    implausible and e8-e6 was taken. With the camera still, a move may claim a pushed square
+    it changes (``Decoder.decide``). Before: e8-e6 and e6-d6 read, 4 of 6."""
     from referee.app.vision_track import Tracker
 
     fen = "r1b1qrk1/ppp3bp/6p1/2pPpp2/2P1Pn2/P1N2B1P/1P3PPN/R2Q1RK1 b - - 1 14"
