@@ -202,6 +202,22 @@ def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[floa
     return None if grid is None else grid.reshape(len(heights), 64, 64)
 
 
+def swept(since: Corners, corners: Corners, shape: tuple[int, ...], heights: Sequence[float]
+          ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+    """(len(heights), 64, 64) as :func:`silhouettes`: the share of square ``t`` that the
+    outline of a piece ``heights[k]`` tall on ``s`` covers seen from where the camera stood
+    for ``since`` and not from where it stands for ``corners``, or the other way round: what
+    the outline swept over as the camera moved. None when either place is unknown.
+
+    Why not the difference of the shares covered: an outline that turns about its foot (the
+    camera 5 degrees further round the table) covers as much of a square behind it as before,
+    but elsewhere in it; the line between a white pawn e4 and a black one on e5 behind it
+    moved across e5's middle and changed it by five thresholds, where the shares differed by
+    0.02."""
+    grid = _covers(corners, shape, heights, 0, since=since)
+    return None if grid is None else grid.reshape(len(heights), 64, 64)
+
+
 def halo_cells(margin: int = HALO) -> tuple[tuple[int, int], ...]:
     """The cells of the board's plane up to ``margin`` squares beyond its edges, one square
     each, as (file, rank) with a1 = (0, 0) (so -1 is beyond the a-file or rank 1): rank by
@@ -211,7 +227,8 @@ def halo_cells(margin: int = HALO) -> tuple[tuple[int, int], ...]:
 
 
 def beyond(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
-           margin: int = HALO) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+           margin: int = HALO, *, since: Corners | None = None
+           ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
     """(len(heights), 64, len(halo_cells(margin))): :func:`silhouettes` beyond the board,
     the share of each cell of the board's plane outside it that a piece on each square
     covers. None when the camera's place is unknown.
@@ -219,8 +236,9 @@ def beyond(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
     Why: seen from a player's side a piece on the far rank stands over the table beyond
     the board, and from low down the pieces in front of it hide its square: a queen d8-c7
     seen from White's side at 35 degrees changed no square at all (d8 behind the d7 pawn,
-    c7 behind the c6 pawn), only the picture beyond the board where her head was and is."""
-    grid = _covers(corners, shape, heights, margin)
+    c7 behind the c6 pawn), only the picture beyond the board where her head was and is.
+    ``since``: what the outlines swept over there as the camera moved (:func:`swept`)."""
+    grid = _covers(corners, shape, heights, margin, since=since)
     if grid is None:
         return None
     cells = halo_cells(margin)
@@ -230,34 +248,50 @@ def beyond(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
 
 
 def _covers(corners: Corners, shape: tuple[int, ...], heights: Sequence[float], margin: int,
-            reach: float = 0.0) -> np.ndarray[Any, np.dtype[np.float64]] | None:
+            reach: float = 0.0, since: Corners | None = None
+            ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
     """(len(heights), 64, 8 + 2 margin, 8 + 2 margin): the share of every cell of the board's
     plane (rank + margin, file + margin) that a piece of each height on each square covers
-    (:func:`silhouettes`)."""
+    (:func:`silhouettes`); ``since``: the share it covers seen from one of the two places
+    (``since``'s camera and this one) and not from the other (:func:`swept`)."""
     camera = camera_position(corners, shape)
-    if camera is None:
+    before = None if since is None else camera_position(since, shape)
+    if camera is None or (since is not None and before is None):
         return None
-    turn = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
-    ring = np.stack([np.cos(turn), np.sin(turn)], axis=1)
-    centres = np.stack([np.arange(64) % 8 + 0.5, np.arange(64) // 8 + 0.5], axis=1)
     cell = COVER_RASTER
     side = 8 + 2 * margin
     out = np.zeros((len(heights), 64, side, side), dtype=np.float64)
     canvas = np.zeros((64, side * cell, side * cell), dtype=np.uint8)
+    other = np.zeros_like(canvas) if before is not None else None
     for k, height in enumerate(heights):
-        rings = []
-        for share, radius in PIECE_PROFILE:
-            # a point at height z is seen over the ground where the camera's ray meets it
-            z = share * height
-            stretch = min(camera[2] / max(camera[2] - z, 1e-9), LEAN_STRETCH)
-            around = centres[:, None, :] + max(radius + reach, 0.0) * ring[None, :, :]
-            rings.append(camera[:2] + (around - camera[:2]) * stretch)
-        outline = np.round((np.concatenate(rings, axis=1) + margin) * cell * 16).astype(np.int32)
-        canvas[:] = 0
-        for s in range(64):
-            cv2.fillConvexPoly(canvas[s], cv2.convexHull(outline[s]), 1, shift=4)
+        _outlines(canvas, camera, height, margin, reach)
+        if other is not None and before is not None:
+            _outlines(other, before, height, margin, reach)
+            np.bitwise_xor(canvas, other, out=canvas)
         out[k] = _cell_shares(canvas, side, cell)
     return out
+
+
+def _outlines(canvas: np.ndarray[Any, Any], camera: np.ndarray[Any, Any], height: float,
+              margin: int, reach: float) -> None:
+    """Draw on ``canvas`` (64, side cell, side cell; cleared first) the outline of a piece
+    ``height`` squares tall on each square, seen from ``camera``, as 1s on the board's plane
+    (COVER_RASTER cells a square, ``margin`` squares beyond its edges)."""
+    turn = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
+    ring = np.stack([np.cos(turn), np.sin(turn)], axis=1)
+    centres = np.stack([np.arange(64) % 8 + 0.5, np.arange(64) // 8 + 0.5], axis=1)
+    rings = []
+    for share, radius in PIECE_PROFILE:
+        # a point at height z is seen over the ground where the camera's ray meets it
+        z = share * height
+        stretch = min(camera[2] / max(camera[2] - z, 1e-9), LEAN_STRETCH)
+        around = centres[:, None, :] + max(radius + reach, 0.0) * ring[None, :, :]
+        rings.append(camera[:2] + (around - camera[:2]) * stretch)
+    outline = np.round((np.concatenate(rings, axis=1) + margin) * COVER_RASTER * 16
+                       ).astype(np.int32)
+    canvas[:] = 0
+    for s in range(64):
+        cv2.fillConvexPoly(canvas[s], cv2.convexHull(outline[s]), 1, shift=4)
 
 
 def _cell_shares(canvas: np.ndarray[Any, Any], side: int, cell: int

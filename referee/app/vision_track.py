@@ -81,6 +81,7 @@ from vision.geometry import (
     painted,
     rotate_corners,
     silhouettes,
+    swept,
     unseen_squares,
     warp_board,
     warp_widened,
@@ -1564,8 +1565,9 @@ class Tracker:
         self._ref: Any = None
         #: the corners the reference picture was seen with (:attr:`_reference`)
         self._ref_corners: Corners | None = None
-        #: what pieces cover seen from those corners (:meth:`_sway`)
-        self._sway_for: tuple[Any, Any] | None = None
+        #: what the pieces' outlines swept over between those corners and the last ones
+        #: (:meth:`_sway`), with both
+        self._sway_for: tuple[Corners, Corners, Any] | None = None
         self._frame: Any = None  # the frame being looked at (:meth:`step`)
         #: the table beyond the board's edges in the reference picture (:meth:`_halo`; None
         #: when what pieces cover there was not known for its corners), and in the frame
@@ -1573,9 +1575,10 @@ class Tracker:
         self._halo_ref: Any = None
         self._halo_kept: tuple[Any, Corners, Any] | None = None
         #: what pieces cover beyond the board and which cells the picture shows, for the
-        #: corners and picture size it was worked out for; and seen from the reference's
+        #: corners and picture size it was worked out for; and what the outlines swept over
+        #: there between the reference's corners and the last ones, with both
         self._beyond_for: tuple[Any, tuple[int, ...], Any] | None = None
-        self._beyond_sway: tuple[Any, Any] | None = None
+        self._beyond_sway: tuple[Corners, Corners, Any] | None = None
         self._unseen: frozenset[int] = frozenset()  # squares (a1 = 0) the last frame cut off
         self._shape: tuple[int, ...] | None = None  # the last frame's (height, width)
         #: what pieces cover, for the corners and picture size it was worked out for
@@ -2251,15 +2254,16 @@ class Tracker:
         height on each square moved over between the reference picture's view and this one
         (:meth:`Decoder._unswayed`); None when the camera did not move by more than LEAN_KEEP
         pixels at a corner or its place is not known."""
-        now, seen = self._lean(), self._ref_corners
-        if (now is None or seen is None or self._shape is None
+        seen = self._ref_corners
+        if (self._lean() is None or seen is None or self._shape is None
                 or float(np.abs(seen - self.corners).max()) <= LEAN_KEEP):
             return None
         kept = self._sway_for
-        if kept is None or not np.array_equal(kept[0], seen):
-            before = self._silhouettes(seen, self._shape)
-            kept = self._sway_for = (seen, before)
-        return None if kept[1] is None else np.abs(now.cover - kept[1])
+        if kept is None or not (np.array_equal(kept[0], seen)
+                                and np.array_equal(kept[1], self.corners)):
+            outlines = swept(seen, self.corners, self._shape, self._looked_heights())
+            kept = self._sway_for = (seen, np.array(self.corners, copy=True), outlines)
+        return kept[2]
 
     def _decide(self, decoder: Decoder, change: np.ndarray[Any, Any],
                 agree: np.ndarray[Any, Any], deep: bool, halo: Halo | None = None,
@@ -2338,10 +2342,12 @@ class Tracker:
         if seen is not None and self._shape is not None \
                 and float(np.abs(seen - self.corners).max()) > LEAN_KEEP:
             kept = self._beyond_sway
-            if kept is None or not np.array_equal(kept[0], seen):
-                kept = self._beyond_sway = (seen, self._covers_beyond(seen, self._shape))
-            if kept[1] is not None:
-                sway = np.abs(cover - kept[1])
+            if kept is None or not (np.array_equal(kept[0], seen)
+                                    and np.array_equal(kept[1], self.corners)):
+                outlines = beyond(self.corners, self._shape, self._looked_heights(),
+                                  since=seen)
+                kept = self._beyond_sway = (seen, np.array(self.corners, copy=True), outlines)
+            sway = kept[2]
         heights = self.decoder._heights(
             np.asarray(pieces_of(self.game.state, self.view.index), dtype=np.int64)[:64])
         here = np.flatnonzero(heights >= 0)
