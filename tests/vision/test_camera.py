@@ -478,6 +478,22 @@ def test_camera_position_from_the_corners() -> None:
     assert camera_position(flat, (600, 600)) is None
 
 
+def test_photos_from_a_hand_a_pawn_behind_a_pawn_from_low_down() -> None:
+    """The opening of a real game (Nepomniachtchi-Ding 2023: 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6),
+    a photo per position from a hand at White's side, 35 degrees up. e7-e5 looks like
+    e7-e6 (the pawn's head over e6, its foot behind the e4 pawn) and is kept open; the next
+    photo, taken from a little elsewhere, moved the line between the e4 and e5 pawns across
+    e5 (five thresholds), which the camera's move was not allowed to make: the difference of
+    the shares the e4 pawn's outline covered there was 0.02. The area its outline swept is
+    allowed now, the line with e7-e5 explains the photo and is switched to. Before: 1 of 6."""
+    moves = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6".split()
+    cameras = V.hand_cameras(0.0, 35.0, len(moves) + 1, 47)
+    tracker = Tracker(V.camera_corners(cameras[0]), stills=True)
+    for im in V.rendered_game(moves, cameras, 47):
+        tracker.step(im)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 def test_a_piece_is_seen_over_the_squares_behind_it() -> None:
     """Seen from White's side a king on e4 covers about half of e4, part of e5 and nothing
     of e3; a pawn covers less of e5 than the king; the lower the camera, the farther back it
@@ -493,6 +509,27 @@ def test_a_piece_is_seen_over_the_squares_behind_it() -> None:
     assert king[e4, e4] > 0.4 and king[e4, e5] > 0.2 and king[e4, e3] == 0.0
     assert pawn[e4, e5] < king[e4, e5] / 2
     assert seen_low[1][e4, e6] > 0.3 and seen_high[1][e4, e6] == 0.0
+
+
+def test_an_outline_turning_about_its_foot_sweeps_the_square_behind() -> None:
+    """Two photos from a hand at White's side, 35 degrees up (those of the next test, after
+    e7-e5 and after Nf3): a pawn on e4 covers about as much of e5 in both, but elsewhere in
+    it. What its outline swept over there (:func:`vision.geometry.swept`) is what the
+    camera's move may change, far more than the difference of the shares covered."""
+    from vision.geometry import silhouettes, swept
+
+    e4, e5 = 28, 36
+    shape = (720, 960)  # the rendered photos'
+    cameras = V.hand_cameras(0.0, 35.0, 4, 47)
+    before, after = V.camera_corners(cameras[2]), V.camera_corners(cameras[3])
+    was, now = silhouettes(before, shape, (0.9,)), silhouettes(after, shape, (0.9,))
+    moved = swept(before, after, shape, (0.9,))
+    assert was is not None and now is not None and moved is not None
+    assert abs(now[0, e4, e5] - was[0, e4, e5]) < 0.05
+    assert moved[0, e4, e5] > 0.25
+    # the same place twice sweeps nothing
+    again = swept(before, before, shape, (0.9,))
+    assert again is not None and not again.any()
 
 
 def test_unseen_squares_are_the_ones_cut_off() -> None:
