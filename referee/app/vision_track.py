@@ -2251,8 +2251,9 @@ class Tracker:
 
     def _sway(self) -> np.ndarray[Any, Any] | None:
         """(len(HEIGHTS), 64, 64): how much of each square the outline of a piece of each
-        height on each square moved over between the reference picture's view and this one
-        (:meth:`Decoder._unswayed`); None when the camera did not move by more than LEAN_KEEP
+        height on each square swept over between the reference picture's view and this one
+        (covered in one and not the other, :func:`vision.geometry.swept`;
+        :meth:`Decoder._unswayed`); None when the camera did not move by more than LEAN_KEEP
         pixels at a corner or its place is not known."""
         seen = self._ref_corners
         if (self._lean() is None or seen is None or self._shape is None
