@@ -55,7 +55,7 @@ every other candidate board by a margin.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -797,6 +797,11 @@ def place_by_position(frame: Frame, corners: Corners, game: Game) -> Corners:
                 best, best_score = option, score
     return best
 
+
+#: What the pieces' outlines swept over between two views (:meth:`Tracker._sway`; None when
+#: a camera's place is not known), with the corners of the two: the reference's, then the
+#: current ones.
+Swept = tuple[Corners, Corners, np.ndarray[Any, Any] | None]
 
 #: The shifts (files right, ranks down in the warped board) of :func:`shifted_windows`' windows.
 WINDOW_SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -1567,7 +1572,7 @@ class Tracker:
         self._ref_corners: Corners | None = None
         #: what the pieces' outlines swept over between those corners and the last ones
         #: (:meth:`_sway`), with both
-        self._sway_for: tuple[Corners, Corners, Any] | None = None
+        self._sway_for: Swept | None = None
         self._frame: Any = None  # the frame being looked at (:meth:`step`)
         #: the table beyond the board's edges in the reference picture (:meth:`_halo`; None
         #: when what pieces cover there was not known for its corners), and in the frame
@@ -1578,7 +1583,7 @@ class Tracker:
         #: corners and picture size it was worked out for; and what the outlines swept over
         #: there between the reference's corners and the last ones, with both
         self._beyond_for: tuple[Any, tuple[int, ...], Any] | None = None
-        self._beyond_sway: tuple[Corners, Corners, Any] | None = None
+        self._beyond_sway: Swept | None = None
         self._unseen: frozenset[int] = frozenset()  # squares (a1 = 0) the last frame cut off
         self._shape: tuple[int, ...] | None = None  # the last frame's (height, width)
         #: what pieces cover, for the corners and picture size it was worked out for
@@ -2255,16 +2260,33 @@ class Tracker:
         (covered in one and not the other, :func:`vision.geometry.swept`;
         :meth:`Decoder._unswayed`); None when the camera did not move by more than LEAN_KEEP
         pixels at a corner or its place is not known."""
-        seen = self._ref_corners
-        if (self._lean() is None or seen is None or self._shape is None
+        if self._lean() is None:
+            return None
+        kept = self._swept_since_reference(self._sway_for, lambda seen, shape: swept(
+            seen, self.corners, shape, self._looked_heights()))
+        if kept is None:
+            return None
+        self._sway_for = kept
+        return kept[2]
+
+    def _swept_since_reference(
+            self, kept: Swept | None,
+            work: Callable[[Corners, tuple[int, ...]], np.ndarray[Any, Any] | None]
+    ) -> Swept | None:
+        """What the pieces' outlines swept over since the reference picture, as ``work``
+        (the reference's corners, the picture's size) works it out, with the corners it is
+        for: ``kept`` when it is for the reference's corners and the current ones. None
+        when the camera did not move by more than LEAN_KEEP pixels at a corner since the
+        reference, or its place is not known (:meth:`_sway`, and beyond the board
+        :meth:`_halo`)."""
+        seen, shape = self._ref_corners, self._shape
+        if (seen is None or shape is None
                 or float(np.abs(seen - self.corners).max()) <= LEAN_KEEP):
             return None
-        kept = self._sway_for
-        if kept is None or not (np.array_equal(kept[0], seen)
-                                and np.array_equal(kept[1], self.corners)):
-            outlines = swept(seen, self.corners, self._shape, self._looked_heights())
-            kept = self._sway_for = (seen, np.array(self.corners, copy=True), outlines)
-        return kept[2]
+        if (kept is not None and np.array_equal(kept[0], seen)
+                and np.array_equal(kept[1], self.corners)):
+            return kept
+        return seen, np.array(self.corners, copy=True), work(seen, shape)
 
     def _decide(self, decoder: Decoder, change: np.ndarray[Any, Any],
                 agree: np.ndarray[Any, Any], deep: bool, halo: Halo | None = None,
@@ -2339,16 +2361,10 @@ class Tracker:
         cover, usable, shown = found
         change = halo_change(before, now, _lab_small(warped), _lab_small(reference))
         sway = None
-        seen = self._ref_corners
-        if seen is not None and self._shape is not None \
-                and float(np.abs(seen - self.corners).max()) > LEAN_KEEP:
-            kept = self._beyond_sway
-            if kept is None or not (np.array_equal(kept[0], seen)
-                                    and np.array_equal(kept[1], self.corners)):
-                outlines = beyond(self.corners, self._shape, self._looked_heights(),
-                                  since=seen)
-                kept = self._beyond_sway = (seen, np.array(self.corners, copy=True), outlines)
-            sway = kept[2]
+        kept = self._swept_since_reference(self._beyond_sway, lambda seen, shape: beyond(
+            self.corners, shape, self._looked_heights(), since=seen))
+        if kept is not None:
+            self._beyond_sway, sway = kept, kept[2]
         heights = self.decoder._heights(
             np.asarray(pieces_of(self.game.state, self.view.index), dtype=np.int64)[:64])
         here = np.flatnonzero(heights >= 0)
