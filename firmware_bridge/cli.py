@@ -2,15 +2,25 @@
 
 Events are printed in the EVENTS.md line format as they arrive (the ``<ms>`` column only with
 ``--times``); link changes appear as ``#`` comment lines. The command stops at the end of a
-``replay://`` file, after ``--timeout`` seconds without an event, or on Ctrl-C. Errors are one
-line on stderr and exit code 2, never a traceback.
+``replay://`` file, after ``--timeout`` seconds without an event, or on Ctrl-C or SIGTERM
+(``kill``): the sensor is closed either way, so a ``sim://`` board's pseudo-terminal and folder
+go too. Errors are one line on stderr and exit code 2, never a traceback.
+
+Why the signals are taken explicitly: a process started in the background by a shell script
+(``gravekeeper sense sim:// &``) inherits SIGINT ignored, and SIGTERM's default ends the process
+without closing anything.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType
 from typing import Any, NoReturn
 
 from firmware_bridge.errors import BridgeError
@@ -61,9 +71,29 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+@contextlib.contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """Within the block, SIGINT and SIGTERM raise KeyboardInterrupt in the main thread (even
+    when SIGINT was inherited ignored); the previous handlers come back after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def sense_main(argv: list[str]) -> int:
     """Run ``gravekeeper sense`` with ``argv`` (without the program name); return the exit
-    code: 0 at the end of the stream or on Ctrl-C, 2 on any error (printed as one line)."""
+    code: 0 at the end of the stream or on Ctrl-C or SIGTERM, 2 on any error (printed as one
+    line)."""
     try:
         args = _parser().parse_args(argv)
         options: dict[str, Any] = {}
@@ -74,9 +104,10 @@ def sense_main(argv: list[str]) -> int:
                 raise _UsageError("--record needs a file name")
             options["record"] = args.record
         rig = load_rig(args.rig) if args.rig else None
-        with open_sensor(args.url, rig=rig, **options) as sensor:
+        with _signals_interrupt(), open_sensor(args.url, rig=rig, **options) as sensor:
             for ev in sensor.events(timeout=args.timeout):
-                print(format_event(ev, args.times), flush=True)
+                sys.stdout.write(format_event(ev, args.times) + "\n")  # one write: whole lines
+                sys.stdout.flush()
     except KeyboardInterrupt:
         return 0
     except BridgeError as exc:

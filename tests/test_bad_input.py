@@ -10,6 +10,7 @@ only catches hangs; nothing here asserts how fast anything is.
 from __future__ import annotations
 
 import json
+import os
 import re
 import resource
 import signal
@@ -291,16 +292,42 @@ def test_play_keeps_going_after_bad_lines(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "g.json").read_text())["actions"] == ["e2e4"]
 
 
-@pytest.mark.parametrize("args", [["sense", "sim://"], ["play"]], ids=["sense", "play"])
-def test_ctrl_c_ends_quietly(args: list[str]) -> None:
+def _sigint(action: signal.Handlers) -> Callable[[], None]:
+    """A ``preexec_fn``: the child starts with SIGINT set to ``action``, whatever the test
+    runner inherited (a runner started with ``&`` passes SIGINT on ignored)."""
+    def preexec() -> None:
+        signal.signal(signal.SIGINT, action)
+    return preexec
+
+
+@pytest.mark.parametrize(("args", "sig", "inherited"), [
+    (["sense", "sim://"], signal.SIGINT, signal.SIG_DFL),
+    # started in the background by a script: SIGINT arrives ignored, and still ends it
+    (["sense", "sim://"], signal.SIGINT, signal.SIG_IGN),
+    (["sense", "sim://"], signal.SIGTERM, signal.SIG_DFL),  # `kill`
+    (["play"], signal.SIGINT, signal.SIG_DFL),
+], ids=["sense", "sense-background", "sense-sigterm", "play"])
+def test_ctrl_c_ends_quietly(args: list[str], sig: signal.Signals, inherited: signal.Handlers,
+                             tmp_path: Path) -> None:
+    """The command ends with status 0 or 130, says nothing, and leaves nothing behind (the
+    simulated board's folder under TMPDIR). PYTHONFAULTHANDLER: if it hangs, SIGABRT makes it
+    print every thread's stack into the failure."""
     proc = subprocess.Popen([EXE, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT)
+                            stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=_sigint(inherited),
+                            env={**os.environ, "PYTHONFAULTHANDLER": "1",
+                                 "TMPDIR": str(tmp_path)})
     assert proc.stdout is not None
     proc.stdout.readline()  # running: the first output line arrived
     time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=20)
+    proc.send_signal(sig)
+    try:
+        _, err = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        _, err = proc.communicate(timeout=20)
+        pytest.fail(f"still running 20 s after {sig.name}:\n" + err.decode(errors="replace"))
     assert err == b"" and proc.returncode in (0, 130)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_closed_pipe_ends_quietly() -> None:
