@@ -226,7 +226,7 @@ class Decision:
     """The outcome of judging one settled frame (for tests and the camera sensor)."""
 
     candidate: Candidate | None
-    score: float
+    score: float  # the best plausible candidate's (0.0 when no candidate is plausible)
     changed: int
     loose: int = 0  # changed squares the candidate leaves unexplained (a hand's, or a move's)
     #: candidates the picture shows the same as ``candidate`` (they differ only on squares a
@@ -1147,6 +1147,24 @@ class Decoder:
             np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
             axis=2)[:, :, 0]
         positive = np.clip((excess - tau) / tau, 0.0, 1.0)  # a hand's squares cost 1 each
+        veiled = np.zeros_like(mask)    # squares it changes that look the same
+        doubted = np.zeros_like(mask)   # ... only if the pieces stand off their centres
+        if lean is not None:
+            veils = self._veiled(cands, mask, lean)
+            doubted = (veils == VEILED_MAYBE) & (big <= 0)
+            veiled = ((veils == VEILED) | ((veils == VEILED_IF_SAME) & (big <= 0))
+                      | doubted)
+        # Only candidates whose every square changed (or changed a little, with the classifier
+        # agreeing on its new content) can explain the frame; the best of them must beat the
+        # next by a margin. The others are not scored at all (most of a position's thousand).
+        changed = (big > 0) | ((big > WEAK_CHANGE - 1.0) & (support > 0))
+        plausible = np.flatnonzero(np.all(changed | ~(mask & ~veiled), axis=1))
+        if not len(plausible):
+            return Decision(None, 0.0, 0)
+        cands = [cands[k] for k in plausible]
+        mask, colour, big, support = mask[plausible], colour[plausible], big[plausible], \
+            support[plausible]
+        length, veiled, doubted = length[plausible], veiled[plausible], doubted[plausible]
         optional = np.zeros_like(mask)
         for k, c in enumerate(cands):
             if c.optional is not None:
@@ -1156,15 +1174,9 @@ class Decoder:
         expected = np.zeros_like(mask)  # ... mostly: their change counts whole
         seconded = np.zeros_like(mask)  # a sequence's squares its own pieces are seen over
         excused = np.zeros_like(mask)   # ... or may be, the piece off its centre
-        veiled = np.zeros_like(mask)    # squares it changes that look the same
-        doubted = np.zeros_like(mask)   # ... only if the pieces stand off their centres
         if lean is not None:
             leaning, should, expected, seconded, excused = self._leaning(
                 cands, mask, optional, change, lean, agree)
-            veils = self._veiled(cands, mask, lean)
-            doubted = (veils == VEILED_MAYBE) & (big <= 0)
-            veiled = ((veils == VEILED) | ((veils == VEILED_IF_SAME) & (big <= 0))
-                      | doubted)
             mask = mask & ~veiled  # may change or not
             optional = optional | veiled
         gain = np.maximum(big, 0.0)
@@ -1177,14 +1189,7 @@ class Decoder:
                  - PAIR_PENALTY * (length - 1))
         if halo is not None:
             score = score + self._beyond(cands, mask | optional, tau, halo)
-        # Only candidates whose every square changed (or changed a little, with the classifier
-        # agreeing on its new content) can explain the frame; the best of them must beat the
-        # next by a margin.
-        changed = (big > 0) | ((big > WEAK_CHANGE - 1.0) & (support > 0))
-        plausible = np.all(changed | ~mask, axis=1)
-        if not plausible.any():
-            return Decision(None, float(score.max()), 0)
-        order = [int(k) for k in np.argsort(-score, kind="stable") if plausible[k]]
+        order = [int(k) for k in np.argsort(-score, kind="stable")]
         top = order[0]
         best_score = float(score[top])
         # The runner-up is the best explanation of another picture: a longer sequence that
