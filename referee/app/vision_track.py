@@ -987,22 +987,6 @@ class Decoder:
         """The colour on each visible square (a1 = 0) in the current position."""
         return occupancy_of(self.game.state, self.index)
 
-    def _candidate(self, actions: tuple[Action, ...], state: State,
-                   start: np.ndarray[Any, Any], pieces: np.ndarray[Any, Any]) -> Candidate:
-        # as pieces_of and occupancy_of (a code's colour is its high bits), for a whole board
-        # at once: this runs for every sequence of every decision
-        after = np.asarray(state.board, dtype=np.int64)[self._where]
-        colour = after >> 4
-        mask = colour != start
-        if len(actions) == 1 and not mask.any():
-            shown = attempt_picture(actions[0], start, self.index)
-            if shown is not None:  # a failed attempt: the capture is made, then undone
-                return Candidate(actions, shown != start, shown, None, attempt=True,
-                                 pieces=pieces)
-        optional = (after != pieces) & ~mask
-        return Candidate(actions, mask, colour, optional if optional.any() else None,
-                         pieces=after)
-
     def candidates(self) -> list[Candidate]:
         """Every legal action and action + reply from the current position (cached per
         position: a take-back that replaces two moves by two others comes back to the same
@@ -1022,7 +1006,6 @@ class Decoder:
         root = self.game.state
         start = np.asarray(occupancy_of(root, self.index), dtype=np.int64)
         pieces = np.asarray(pieces_of(root, self.index))
-        out: list[Candidate] = []
 
         looked = [self.index[i] for i in touching] if touching is not None else []
 
@@ -1032,6 +1015,7 @@ class Decoder:
                                            for j in looked)
 
         made_on_board = variant.board_kinds  # a roll, an assignment, a pass: only followed
+        found: list[tuple[tuple[Action, ...], State]] = []
 
         def walk(state: State, actions: tuple[Action, ...]) -> None:
             for a in variant.legal_actions(state):
@@ -1041,22 +1025,61 @@ class Decoder:
                 if not touches(state, nxt):
                     continue
                 seq = (*actions, a)
-                cand = self._candidate(seq, nxt, start, pieces)
                 if len(seq) >= (1 if touching is None else depth):
-                    out.append(cand)
+                    found.append((seq, nxt))
                 if len(seq) < depth:
                     walk(nxt, seq)
 
         walk(root, ())
-        out.sort(key=lambda c: (len(c.actions), [_promo_rank(x) for x in c.actions]))
-        # one candidate per picture (the first: fewest actions, the queen), with its twins
+        return self._collapsed(found, start, pieces)
+
+    def _collapsed(self, found: list[tuple[tuple[Action, ...], State]],
+                   start: np.ndarray[Any, Any], pieces: np.ndarray[Any, Any]
+                   ) -> list[Candidate]:
+        """One candidate per picture the sequences ``found`` (with the states they reach)
+        leave: the first of those that leave it (fewest actions, the queen), the same actions
+        promoting to other pieces as its twins. Sequences that change nothing the camera sees
+        are dropped, but for a capture attempt the rules turn down (:func:`attempt_picture`).
+
+        Why all boards at once: this runs for a position's thousand sequences at every
+        decision, and one array of them costs a fraction of a thousand small ones."""
+        if not found:
+            return []
+        after = np.array([state.board for _, state in found], dtype=np.int64)[:, self._where]
+        colour = after >> 4  # as pieces_of and occupancy_of: a code's colour is its high bits
+        mask = colour != start[None, :]
+        optional = (after != pieces[None, :]) & ~mask
+        seen, some_optional = mask.any(axis=1), optional.any(axis=1)
+        if any(a.promo for actions, _ in found for a in actions):
+            order = sorted(range(len(found)), key=lambda k: (
+                len(found[k][0]), [_promo_rank(x) for x in found[k][0]]))
+        else:  # the same order: every action's promotion rank is the same
+            order = sorted(range(len(found)), key=lambda k: len(found[k][0]))
         groups: dict[tuple[int, bytes], list[Candidate]] = {}
-        for c in out:
-            if not c.mask.any():
+        for k in order:
+            actions = found[k][0]
+            if not seen[k]:
+                shown = attempt_picture(actions[0], start, self.index) if len(actions) == 1 \
+                    else None
+                if shown is None:
+                    continue  # nothing the camera sees
+                # a failed attempt: the capture is made, then undone
+                cand = Candidate(actions, shown != start, shown, None, attempt=True,
+                                 pieces=pieces)
+                key = (len(actions), shown.tobytes())
+            else:
+                key = (len(actions), colour[k].tobytes())
+                cand = None
+            group = groups.get(key)
+            if group is not None and not _promoted_otherwise(actions, group[0].actions):
                 continue
-            group = groups.setdefault((len(c.actions), c.colour.tobytes()), [c])
-            if group[0] is not c and _promoted_otherwise(c.actions, group[0].actions):
-                group.append(c)
+            if cand is None:  # rows of the arrays of all (read only, as every candidate)
+                cand = Candidate(actions, mask[k], colour[k],
+                                 optional[k] if some_optional[k] else None, pieces=after[k])
+            if group is None:
+                groups[key] = [cand]
+            else:
+                group.append(cand)
         return [replace(g[0], twins=tuple(g[1:])) if len(g) > 1 else g[0]
                 for g in groups.values()]
 
