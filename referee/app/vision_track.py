@@ -2192,6 +2192,9 @@ class Tracker:
             self._take_start(warped)
             return []
         if not self._is_check():
+            # Work ahead while the pieces move: the position's candidates (tens of ms, cached
+            # per position) are ready when the board settles, not paid for in the move's delay.
+            self.decoder.candidates()
             return []
         judged = self._judge(warped)
         if self.stills and same and not judged:
