@@ -353,6 +353,17 @@ def test_photos_from_low_down_a_pawn_over_a_light_square() -> None:
     assert [p.text for p in tracker.game.played] == moves
 
 
+def _played_from_a_hand(moves: list[str], azimuth: float, elevation: float,
+                        seed: int) -> list[str]:
+    """The actions a tracker plays from ``moves`` rendered one photo per position, each
+    photo taken from a little elsewhere (:func:`variations.hand_cameras`)."""
+    cameras = V.hand_cameras(azimuth, elevation, len(moves) + 1, seed)
+    tracker = Tracker(V.camera_corners(cameras[0]), stills=True)
+    for im in V.rendered_game(moves, cameras, seed):
+        tracker.step(im)
+    return [p.text for p in tracker.game.played]
+
+
 @pytest.mark.parametrize(("azimuth", "seed"), [(180.0, 6), *nightly((0.0, 6))])
 def test_photos_each_taken_from_a_little_elsewhere(azimuth: float, seed: int) -> None:
     """A phone in the hand: each photo taken from up to 5 degrees round the table and 3 up or
@@ -363,11 +374,7 @@ def test_photos_each_taken_from_a_little_elsewhere(azimuth: float, seed: int) ->
     it. The change the pieces' outlines may make as the camera moves is allowed on the squares
     a move leaves unexplained (``Decoder._unswayed``). Before: 15 and 8 of 30 moves."""
     moves = V.random_game(30, seed=seed)
-    cameras = V.hand_cameras(azimuth, 45.0, len(moves) + 1, seed)
-    tracker = Tracker(V.camera_corners(cameras[0]), stills=True)
-    for im in V.rendered_game(moves, cameras, seed):
-        tracker.step(im)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _played_from_a_hand(moves, azimuth, 45.0, seed) == moves
 
 
 def test_how_tall_the_pieces_look_is_read_from_the_start() -> None:
@@ -491,11 +498,7 @@ def test_photos_from_a_hand_a_pawn_behind_a_pawn_from_low_down() -> None:
     the shares the e4 pawn's outline covered there was 0.02. The area its outline swept is
     allowed now, the line with e7-e5 explains the photo and is switched to. Before: 1 of 6."""
     moves = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6".split()
-    cameras = V.hand_cameras(0.0, 35.0, len(moves) + 1, 47)
-    tracker = Tracker(V.camera_corners(cameras[0]), stills=True)
-    for im in V.rendered_game(moves, cameras, 47):
-        tracker.step(im)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _played_from_a_hand(moves, 0.0, 35.0, 47) == moves
 
 
 def test_photos_from_a_hand_the_camera_s_move_claims_no_second_move() -> None:
@@ -508,11 +511,7 @@ def test_photos_from_a_hand_the_camera_s_move_claims_no_second_move() -> None:
     neither way now (Decoder._phantoms). Before: none of 5 (the phantom was taken, and the
     photos after it re-read from the start as c2-c4 and d7-d5)."""
     moves = "d2d4 d7d5 c2c4 e7e6 b1c3".split()
-    cameras = V.hand_cameras(0.0, 35.0, len(moves) + 1, 27)
-    tracker = Tracker(V.camera_corners(cameras[0]), stills=True)
-    for im in V.rendered_game(moves, cameras, 27):
-        tracker.step(im)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _played_from_a_hand(moves, 0.0, 35.0, 27) == moves
 
 
 def test_a_piece_is_seen_over_the_squares_behind_it() -> None:
