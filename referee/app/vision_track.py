@@ -2639,6 +2639,11 @@ class Tracker:
             cand = decision.candidate
             if cand is None:
                 continue
+            kept_line = self._keeping(decision.alternatives, retracted)
+            if kept_line is not None:
+                # What was played, continued, explains the picture nearly as well: the
+                # picture does not tell the lines apart, and what was played stays.
+                cand = kept_line
             texts = [game.variant.format_action(a) for a in cand.actions]
             if texts == retracted:
                 continue
@@ -2668,6 +2673,23 @@ class Tracker:
             self._decided(ply, cand, ())
             self._learn_empty(warped)
             return done
+        return None
+
+    def _keeping(self, alternatives: tuple[Candidate, ...], retracted: list[str]
+                 ) -> Candidate | None:
+        """The first of a retraction's close ``alternatives`` that begins with the actions it
+        would take back (``retracted``): the line played, continued.
+
+        Why: Kasparov-Deep Blue 1997 from White's side at 35 degrees from a hand. f2-f3 was
+        taken over f2-f4 (7.68 against 6.68, f2-f4 kept open); the next photo was left
+        undecided by a hair, and the retraction that followed judged f2-f4 with g4-h5 against
+        f2-f3 with g4-h5 from the picture before them, 19.51 to 18.99, took f2-f4 and dropped
+        the line played: a guess between two lines replaced a decision the same pictures had
+        made the other way."""
+        fmt = self.game.variant.format_action
+        for alt in alternatives:
+            if [fmt(a) for a in alt.actions[:len(retracted)]] == retracted:
+                return alt
         return None
 
     def _playable(self, actions: list[Action]) -> bool:

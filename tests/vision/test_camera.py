@@ -514,6 +514,19 @@ def test_photos_from_a_hand_the_camera_s_move_claims_no_second_move() -> None:
     assert _played_from_a_hand(moves, 0.0, 35.0, 27) == moves
 
 
+def test_photos_from_a_hand_a_retraction_keeps_the_line_played() -> None:
+    """Kasparov-Deep Blue 1997 (1. d3) to its 11th move, a photo per position from a hand at
+    White's side, 35 degrees up. f2-f3 is taken over f2-f4 (7.68 against 6.68), f2-f4 kept
+    open. The next photo (g4-h5) was left undecided by a hair, and the retraction that
+    followed judged f2-f4 with g4-h5 against f2-f3 with g4-h5 from the picture before them:
+    19.51 to 18.99, a guess, which replaced f2-f3. The line played, continued, is kept now
+    when it is one of the retraction's close alternatives (Tracker._keeping). Before: 20 of
+    22 in order."""
+    moves = ("d2d3 e7e5 g1f3 b8c6 c2c4 g8f6 a2a3 d7d6 b1c3 f8e7 g2g3 e8g8 f1g2 c8e6 e1g1 "
+             "d8d7 f3g5 e6f5 e2e4 f5g4 f2f3 g4h5").split()
+    assert _played_from_a_hand(moves, 0.0, 35.0, 42) == moves
+
+
 def test_a_piece_is_seen_over_the_squares_behind_it() -> None:
     """Seen from White's side a king on e4 covers about half of e4, part of e5 and nothing
     of e3; a pawn covers less of e5 than the king; the lower the camera, the farther back it
