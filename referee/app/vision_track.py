@@ -1028,10 +1028,11 @@ class Decoder:
                 if not touches(state, nxt):
                     continue
                 seq = (*actions, a)
+                reached = nxt if first is None else first
                 if len(seq) >= (1 if touching is None else depth):
-                    found.append((seq, nxt, first or nxt))
+                    found.append((seq, nxt, reached))
                 if len(seq) < depth:
-                    walk(nxt, seq, first or nxt)
+                    walk(nxt, seq, reached)
 
         walk(root, (), None)
         return self._collapsed(found, start, pieces)
@@ -1053,8 +1054,13 @@ class Decoder:
                          dtype=np.int64)[:, self._where]
         colour = after >> 4  # as pieces_of and occupancy_of: a code's colour is its high bits
         mask = colour != start[None, :]
-        first = np.array([state.board for _, _, state in found],
-                         dtype=np.int64)[:, self._where] >> 4 != start[None, :]
+        # the first actions' states: a few dozen, each shared by many sequences
+        firsts: dict[int, tuple[int, State]] = {}
+        which = [firsts.setdefault(id(state), (len(firsts), state))[0]
+                 for _, _, state in found]
+        boards = [state.board for _, state in firsts.values()]
+        first = (np.array(boards, dtype=np.int64)[:, self._where] >> 4
+                 != start[None, :])[which]
         later = mask & ~first
         optional = (after != pieces[None, :]) & ~mask
         seen, some_optional = mask.any(axis=1), optional.any(axis=1)
