@@ -29,6 +29,24 @@ def browser() -> Iterator[Any]:
         yield launched
 
 
+# Holds the answer of the next `window.holdEventReads` reads of /api/event for a second and a
+# half after the hub gave it, so that an older refresh ends after a newer one.
+HOLD_ONE_EVENT_READ = """
+window.holdEventReads = 0;
+const fetchNow = window.fetch.bind(window);
+window.fetch = async (...args) => {
+  const response = await fetchNow(...args);
+  if (String(args[0]) === "/api/event" && window.holdEventReads > 0) {
+    window.holdEventReads -= 1;
+    window.eventReadHeld = "holding";
+    await new Promise(done => setTimeout(done, 1500));
+    window.eventReadHeld = "released";
+  }
+  return response;
+};
+"""
+
+
 def test_dashboard_board_and_arbiter_pages(tmp_path: Path, browser: Any) -> None:
     broker = Broker(tmp_path)
     broker.start()
@@ -76,6 +94,7 @@ def test_dashboard_board_and_arbiter_pages(tmp_path: Path, browser: Any) -> None
         assert not [r for r in received if "SECRET-TOKEN" in r]   # join codes stay private
 
         arbiter = browser.new_page(viewport={"width": 1280, "height": 800})
+        arbiter.add_init_script(HOLD_ONE_EVENT_READ)
         arbiter.goto(hub.arbiter)
         arbiter.wait_for_selector("tr[data-board=table1] img")
         arbiter.fill("#add input[name=name]", "Ann")
@@ -83,9 +102,16 @@ def test_dashboard_board_and_arbiter_pages(tmp_path: Path, browser: Any) -> None
         arbiter.fill("#add input[name=name]", "Bob")
         arbiter.click("#add button")
         wait_for(lambda: len(json.loads(hub.get("/api/event"))["players"]) == 2, 10, "players")
+        # A refresh that read the event before the pairing ends after the pairing's own
+        # refresh (as under load): the page must still end showing the round.
+        arbiter.evaluate("window.holdEventReads = 1")
+        arbiter.fill("#add input[name=name]", "Cy")
+        arbiter.click("#add button")
+        arbiter.wait_for_function("window.eventReadHeld === 'holding'")
         arbiter.select_option("#pair select", "roundrobin")
         arbiter.click("#pair button")
-        arbiter.wait_for_selector("#rounds select[data-table='1']")
+        arbiter.wait_for_function("window.eventReadHeld === 'released'")
+        arbiter.wait_for_selector("#rounds select[data-table='1']", timeout=5000)
         arbiter.wait_for_load_state("networkidle")
         if SHOTS:
             arbiter.screenshot(path=str(DOCS / "arbiter.png"))

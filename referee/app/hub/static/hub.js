@@ -76,6 +76,21 @@ function clockText(clock, side) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// Runs an async page refresh one at a time. Without it, two refreshes started close together
+// (a live update and the answer to a form) may finish out of order, and the page is left
+// showing the older state with no update to come. A call while one runs asks for one more run.
+function serially(load) {
+  let running = null, again = false;
+  return function run() {
+    if (running) { again = true; return running; }
+    running = (async () => {
+      try { do { again = false; await load(); } while (again); }
+      finally { running = null; }
+    })();
+    return running;
+  };
+}
+
 function liveSocket(onMessage) {
   let delay = 500;
   function open() {
