@@ -1,0 +1,100 @@
+"""Memory over a long game through the camera: ``gravekeeper watch camera://FOLDER?fast=1``.
+
+Why: the camera's tracker keeps pictures (the reference, the last few accepted pictures for a
+take-back, the stabiliser's), a position's candidates and what the pieces cover; any of them
+kept per move instead of per position would grow with the game. :mod:`bench.memory` measures
+the sensor path only.
+
+How: the knight shuffle of :mod:`bench.memory` (``g1f3 g8f6 f3g1 f6g8`` over and over, the
+50-move rule and threefold repetition switched off), one rendered photo per position, seen
+from White's side at 60 degrees (``tests.vision.variations``: the four positions of a cycle are
+rendered once and linked for every later cycle), replayed as a folder of photos at full speed
+through ``gravekeeper watch`` as a real process. Its resident set size is read from
+``/proc/PID/status`` as action lines appear. The reference is the RSS after the first 100
+actions, measured in the same run.
+
+Targets: every action recognised, and at most 3 MB more per 1,000 actions after the first
+250, the slope of the readings (what a game must keep of its past is about 2 KB an action,
+see bench/memory.py). Exits 1 when a target is missed.
+
+Run: .venv/bin/python -m bench.camera_memory [ACTIONS]   (default 1,000; about 3 minutes)
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bench.memory import OPTIONS, SHUFFLE, TARGET_GROWTH_MB, rss_mb
+from tests.vision import variations as V
+
+VIEW = (0.0, 60.0)   # White's side, 60 degrees above the table
+EVERY = 100          # RSS is read every this many actions
+WARM = 250           # growth is measured from here on: the slope of a least-squares line
+#                      through the readings (one reading is a few MB off, as numpy's
+#                      temporary arrays come and go; traced with tracemalloc, the Python heap
+#                      grew by about 1.7 KB an action, the game's own past)
+
+
+def write_photos(folder: Path, actions: int) -> str:
+    """One photo per position of ``actions`` shuffle moves in ``folder``; the corners, as
+    the ``corners=`` of a camera URL."""
+    camera = V.orbit_camera(*VIEW)
+    cycle = V.rendered_game(list(SHUFFLE), camera, 5)[:len(SHUFFLE)]
+    for i, photo in enumerate(cycle):
+        cv2.imwrite(str(folder / f"{i:06d}.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    for i in range(len(SHUFFLE), actions + 1):
+        os.link(folder / f"{i % len(SHUFFLE):06d}.jpg", folder / f"{i:06d}.jpg")
+    corners = np.asarray(V.camera_corners(camera), dtype=np.float64).reshape(-1)
+    return ",".join(f"{v:.2f}" for v in corners)
+
+
+def main() -> int:
+    actions = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    exe = Path(sys.executable).with_name("gravekeeper")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "photos"
+        folder.mkdir()
+        corners = write_photos(folder, actions)
+        proc = subprocess.Popen(
+            [str(exe), "watch", f"camera://{folder}?corners={corners}&fast=1",
+             "--options", OPTIONS], stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        samples: dict[int, float] = {}
+        seen = 0
+        for line in proc.stdout:
+            if line.startswith("#"):
+                continue
+            seen += 1
+            if seen % EVERY == 0:
+                samples[seen] = rss_mb(proc.pid)
+        proc.wait()
+    if seen != actions or proc.returncode != 0:
+        print(f"watch recognised {seen} of {actions} actions through the camera "
+              f"(exit code {proc.returncode})")
+        return 1
+    if len([count for count in samples if count >= WARM]) < 3:
+        print(f"{actions} actions are too few to measure growth: give {WARM + 3 * EVERY} or more")
+        return 1
+    reference = samples[100]
+    print(f"reference: {reference:.1f} MB RSS after 100 actions; target: <= "
+          f"{TARGET_GROWTH_MB:g} MB more per 1,000 actions after the first {WARM}")
+    print(f"{'actions':>8} {'RSS MB':>8} {'vs ref':>8}")
+    for count, mb in sorted(samples.items()):
+        print(f"{count:8,d} {mb:8.1f} {mb - reference:+8.1f}")
+    later = sorted(count for count in samples if count >= WARM)
+    growth = 1000.0 * float(np.polyfit(later, [samples[c] for c in later], 1)[0])
+    ok = growth <= TARGET_GROWTH_MB
+    print(f"peak {max(samples.values()):.1f} MB, {growth:+.2f} MB per 1,000 actions: "
+          f"{'ok' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
