@@ -176,7 +176,6 @@ class CameraSensor(Sensor):
         self._thread: StoppableThread | None = None
         self._reader: threading.Thread | None = None  # a live source's reader (_arrivals)
         self.tracker: Tracker | None = None
-        self.latencies_ms: list[float] = []
         self._last_report = float("-inf")
         #: after a withdrawal: how many actions of the camera's game were kept (the referee's
         #: history may shrink to there for a moment: the camera's take-back, not the arbiter's)
@@ -408,7 +407,6 @@ class CameraSensor(Sensor):
                 # the frame's time: its position in a recording, its arrival from a camera
                 at = arrived if arrived is not None else n * frame_ms / 1000.0
                 n += 1
-                before = self._clock()
                 moves = self.tracker.step(frame, at)
                 self._doubt()
                 self.puzzle()
@@ -418,7 +416,6 @@ class CameraSensor(Sensor):
                     if not self._report_board(int(n * frame_ms)):
                         return
                 if moves:
-                    self.latencies_ms.append((self._clock() - before) * 1000.0)
                     if not self._report(int(n * frame_ms), len(moves)):
                         return
         except (VisionError, OSError) as err:

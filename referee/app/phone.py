@@ -484,7 +484,6 @@ class PhoneSensor(CameraSensor):
             self._state = self._make_state(frames=self._state.frames + 1,
                                            ms=(self._clock() - start) * 1000.0, detail=detail)
         if moves:
-            self.latencies_ms.append((self._clock() - start) * 1000.0)
             return self._report(self._now_ms(), len(moves))
         return True
 
