@@ -19,6 +19,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 TARGET_MB = 60.0
@@ -50,33 +51,46 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def main() -> int:
-    actions = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
+def sample_watch(argv: list[str], sample: Callable[[int], bool]
+                 ) -> tuple[int, int, dict[int, float]]:
+    """Run ``gravekeeper watch *argv`` and read its RSS as the action lines numbered
+    ``sample(n)`` appear: the actions seen, the exit code, RSS (MB) by action count."""
     exe = Path(sys.executable).with_name("gravekeeper")
-    with tempfile.TemporaryDirectory() as tmp:
-        events = Path(tmp) / "shuffle.events"
-        write_shuffle(events, actions)
-        proc = subprocess.Popen([str(exe), "watch", f"replay://{events}", "--options", OPTIONS],
-                                stdout=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
-        samples: dict[int, float] = {}
-        seen = 0
-        for line in proc.stdout:
-            if line.startswith("#"):
-                continue
-            seen += 1
-            if seen == 100 or seen % 1000 == 0:
-                samples[seen] = rss_mb(proc.pid)
-        proc.wait()
-    if seen != actions or 100 not in samples:
-        print(f"watch recognised {seen} of {actions} actions")
-        return 1
+    proc = subprocess.Popen([str(exe), "watch", *argv], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    samples: dict[int, float] = {}
+    seen = 0
+    for line in proc.stdout:
+        if line.startswith("#"):
+            continue
+        seen += 1
+        if sample(seen):
+            samples[seen] = rss_mb(proc.pid)
+    return seen, proc.wait(), samples
+
+
+def print_samples(samples: dict[int, float]) -> float:
+    """Print the readings against the one after 100 actions; that reference."""
     reference = samples[100]
-    print(f"reference: {reference:.1f} MB RSS after 100 actions; targets: < {TARGET_MB:g} MB, "
-          f"<= {TARGET_GROWTH_MB:g} MB more per 1,000 actions")
     print(f"{'actions':>8} {'RSS MB':>8} {'vs ref':>8}")
     for count, mb in sorted(samples.items()):
         print(f"{count:8,d} {mb:8.1f} {mb - reference:+8.1f}")
+    return reference
+
+
+def main() -> int:
+    actions = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
+    with tempfile.TemporaryDirectory() as tmp:
+        events = Path(tmp) / "shuffle.events"
+        write_shuffle(events, actions)
+        seen, _, samples = sample_watch([f"replay://{events}", "--options", OPTIONS],
+                                        lambda n: n == 100 or n % 1000 == 0)
+    if seen != actions or 100 not in samples:
+        print(f"watch recognised {seen} of {actions} actions")
+        return 1
+    print(f"reference: {samples[100]:.1f} MB RSS after 100 actions; targets: < {TARGET_MB:g} MB, "
+          f"<= {TARGET_GROWTH_MB:g} MB more per 1,000 actions")
+    reference = print_samples(samples)
     last = samples[max(samples)]
     start = samples.get(1000, reference)
     growth = (last - start) / max(1, (max(samples) - min(1000, max(samples))) / 1000)
