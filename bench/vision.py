@@ -12,8 +12,9 @@ runs. Measured, with OpenCV held to one thread:
   frames the change map, classification and decision), as the live sensor runs it;
 * **every frame judged**: decode + warp + classify + change map + decision on every frame, the
   worst case (a folder of stills is judged like this);
-* **move latency**: from the first still frame of the settled position (stream time, 30 fps)
-  to the move coming out of the tracker, including the processing of that frame;
+* **move latency**: from the arrival of the first still frame of the settled position (stream
+  time, 30 fps) to the move coming out of the tracker, the frames taken in turn by one thread
+  (a frame waits while an earlier one is worked on);
 * **hand-held stream, stabilised**: the same video seen by a camera held in the hand
   (``tests.vision.variations.handheld``: a smooth random walk of about half a square and 3
   degrees plus jitter, seed 1), decode + the tracker's step with ``stabilise=True`` (what
@@ -39,6 +40,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from referee.app.camera import LIVE_BACKLOG
 from referee.app.vision_track import Tracker, agreement, change_map
 from tests.vision import variations as V
 from vision.geometry import parse_corners
@@ -92,21 +94,39 @@ def _timed(stabiliser: Stabiliser) -> list[float]:
     return spent
 
 
-def _follow(tracker: Tracker, jpgs: list[bytes]) -> tuple[float, list[str], list[float]]:
-    """Decode + step every frame as a 30 frames/s stream: frames/s of CPU, moves, latencies."""
+def _follow(tracker: Tracker, jpgs: list[bytes]) -> tuple[float, list[str]]:
+    """Decode + step every frame of a 30 frames/s stream: frames/s of CPU, and the moves."""
     moves: list[str] = []
-    latencies: list[float] = []
     t0 = time.thread_time()
     for k, jpg in enumerate(jpgs):
+        moves += [m.text for m in tracker.step(_decode(jpg), k / FPS)]
+    return len(jpgs) / (time.thread_time() - t0), moves
+
+
+def _live(tracker: Tracker, jpgs: list[bytes]) -> tuple[list[str], list[float]]:
+    """The stream as the live camera sensor takes it (:meth:`CameraSensor._arrivals`): frames
+    arrive every 1/30 s, one thread decodes and steps them in turn, and when LIVE_BACKLOG
+    frames wait for it the oldest is dropped. Returns the moves and, for each, its latency
+    (ms): from the arrival of the first still frame of its position to the end of the step
+    that gave it, the time the thread spent on earlier frames included."""
+    moves: list[str] = []
+    latencies: list[float] = []
+    free = 0.0  # stream time (s) at which the thread is done with the frames taken so far
+    taken: list[int] = []  # the stream's frame numbers the tracker got, in turn
+    k = 0
+    while k < len(jpgs):
+        now = max(free, k / FPS)
+        arrived = min(len(jpgs) - 1, int(now * FPS + 1e-9))
+        k = max(k, arrived - LIVE_BACKLOG + 1)  # the older waiting frames were dropped
         start = time.thread_time()
-        got = tracker.step(_decode(jpg), k / FPS)  # stream time: the tracker settles in seconds
-        if got:
-            done = time.thread_time()
-            still_frames = tracker.frames - tracker.still_since - 1  # frames since stillness
-            waited = 1000.0 * still_frames / FPS
-            latencies += [waited + 1000.0 * (done - start)] * len(got)
+        got = tracker.step(_decode(jpgs[k]), k / FPS)
+        free = now + time.thread_time() - start
+        taken.append(k)
+        if got:  # the tracker counts its frames: still_since is one of them
+            latencies += [1000.0 * (free - taken[tracker.still_since] / FPS)] * len(got)
             moves += [m.text for m in got]
-    return len(jpgs) / (time.thread_time() - t0), moves, latencies
+        k += 1
+    return moves, latencies
 
 
 def _decode(jpg: bytes) -> Any:
@@ -124,7 +144,8 @@ def main() -> int:
         _decode(jpg)
     ref_fps = n / (time.thread_time() - t0)
 
-    stream_fps, moves, latencies = _follow(Tracker(parse_corners(corners)), jpgs)
+    stream_fps, moves = _follow(Tracker(parse_corners(corners)), jpgs)
+    live_moves, latencies = _live(Tracker(parse_corners(corners)), jpgs)
 
     with open_source(str(data / "videos" / "scholarsmate.avi")) as src:
         shaken, truth = V.handheld(list(src.frames()), 1)
@@ -132,8 +153,9 @@ def main() -> int:
     steady = Tracker(parse_corners(held_corners), stabilise=True)
     assert steady.stabiliser is not None
     spent = _timed(steady.stabiliser)
-    held_fps, held_moves, held_latencies = _follow(steady, held)
+    held_fps, held_moves = _follow(steady, held)
     stab_ms = 1000.0 * sum(spent) / max(1, len(spent))
+    held_live, held_latencies = _live(Tracker(parse_corners(held_corners), stabilise=True), held)
 
     judge = Tracker(parse_corners(corners))
     reference = judge.warp(_decode(jpgs[0]))
@@ -152,24 +174,27 @@ def main() -> int:
     print(f"every frame judged (decode + warp + classify + change + decide): "
           f"{judged_fps:.1f} frames/s ({judged_fps / ref_fps:.2f} x reference; "
           f"target >= {TARGET_FPS:.0f})")
-    print(f"move latency from the first still frame: max {worst:.0f} ms, median "
-          f"{float(np.median(latencies)) if latencies else float('nan'):.0f} ms "
-          f"(target <= {TARGET_LATENCY_MS:.0f})")
     print(f"moves: {' '.join(moves)}")
+    print(f"live (frames dropped when {LIVE_BACKLOG} wait): move latency from the first still "
+          f"frame: max {worst:.0f} ms, median "
+          f"{float(np.median(latencies)) if latencies else float('nan'):.0f} ms "
+          f"(target <= {TARGET_LATENCY_MS:.0f}); moves: {' '.join(live_moves)}")
     held_worst = max(held_latencies) if held_latencies else float("inf")
     print(f"hand-held stream, stabilised (decode + stabilise + tracker step): {held_fps:.1f} "
           f"frames/s ({held_fps / ref_fps:.2f} x reference; target >= {TARGET_FPS:.0f}); "
-          f"stabiliser alone {stab_ms:.1f} ms/frame; move latency max {held_worst:.0f} ms "
-          f"(target <= {TARGET_LATENCY_MS:.0f})")
+          f"stabiliser alone {stab_ms:.1f} ms/frame")
     print(f"hand-held moves: {' '.join(held_moves)}")
+    print(f"hand-held live: move latency max {held_worst:.0f} ms, median "
+          f"{float(np.median(held_latencies)) if held_latencies else float('nan'):.0f} ms "
+          f"(target <= {TARGET_LATENCY_MS:.0f}); moves: {' '.join(held_live)}")
     checks = {
         "stream frames/s": stream_fps >= TARGET_FPS,
         "every-frame frames/s": judged_fps >= TARGET_FPS,
         "move latency": worst <= TARGET_LATENCY_MS,
-        "moves": moves == MOVES,
+        "moves": moves == MOVES and live_moves == MOVES,
         "hand-held frames/s": held_fps >= TARGET_FPS,
         "hand-held move latency": held_worst <= TARGET_LATENCY_MS,
-        "hand-held moves": held_moves == MOVES,
+        "hand-held moves": held_moves == MOVES and held_live == MOVES,
     }
     missed = [name for name, ok in checks.items() if not ok]
     if missed:

@@ -85,7 +85,7 @@ STEP_MS = 400  # between the positions of actions decoded from one frame
 OPTIONS = ("corners", "corners2", "fast", "fps", "stabilise")
 MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
-LIVE_BACKLOG = 5  # frames of a live camera waiting to be judged; older ones are dropped
+LIVE_BACKLOG = 2  # frames of a live camera waiting to be judged; older ones are dropped
 READER_JOIN_S = 2.0  # seconds closing waits for a live camera's reader to release it
 COLOUR_LETTERS = {WHITE: "w", BLACK: "b"}  # a piece's colour as event files write it
 
