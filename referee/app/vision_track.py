@@ -283,6 +283,21 @@ class Lean:
     far: np.ndarray[Any, np.dtype[np.float64]]
 
 
+class Once:
+    """A truth worked out the first time it is asked, and kept: :meth:`Tracker._judge`'s
+    ``deep`` (is the board the same as at the last check?) costs a change map, and most
+    checks never ask (a move found with every changed square explained, no open branch)."""
+
+    def __init__(self, work: Callable[[], bool]) -> None:
+        self._work: Callable[[], bool] | None = work
+        self._value = False
+
+    def __bool__(self) -> bool:
+        if self._work is not None:
+            self._value, self._work = self._work(), None
+        return self._value
+
+
 STANDARD_INDEX = tuple(range(64))
 
 
@@ -1099,7 +1114,7 @@ class Decoder:
                 for g in groups.values()]
 
     def decide(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
-               deep: bool = False, lean: Lean | None = None,
+               deep: bool | Once = False, lean: Lean | None = None,
                sway: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
                pushed: np.ndarray[Any, Any] | None = None) -> Decision:
         """The candidate the evidence shows, or a Decision without one.
@@ -1136,7 +1151,7 @@ class Decoder:
         cands = self.candidates()
         claimable = pushed if sway is None else None  # the camera did not move
         best = self._score(cands, change, tau, agree, lean, excess, halo, claimable)
-        if deep and (best.candidate is None or best.loose):
+        if (best.candidate is None or best.loose) and deep:  # deep asked only then
             # a move that leaves changed squares unexplained may be one of a longer sequence
             # (a king's step e7-e8 hidden behind the king, after two moves already taken)
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
@@ -1662,6 +1677,8 @@ class Tracker:
         #: how tall the pieces look against PIECE_HEIGHT (:func:`height_scale`)
         self._scale = 1.0
         self._last_check: Any = None
+        #: the last check's picture, a picture, and the change map between them
+        self._since_kept: tuple[Any, Any, np.ndarray[Any, Any]] | None = None
         self._dirty: set[int] = set()
         self._previous: Any = None
         self._still = 0
@@ -1760,8 +1777,17 @@ class Tracker:
         passing over it."""
         if self._lost == 0 or self._last_check is None:
             return False
-        steady = change_map(self._last_check, warped)
+        steady = self._since_last_check(warped)
         return bool(steady.max() < threshold(steady))
+
+    def _since_last_check(self, warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """:func:`change_map` from the last check's picture to ``warped``, worked out once for
+        the two (:meth:`_steady` and :meth:`_heal` both ask it of one check)."""
+        last = self._last_check
+        kept = self._since_kept
+        if kept is None or kept[0] is not last or kept[1] is not warped:
+            kept = self._since_kept = (last, warped, change_map(last, warped))
+        return kept[2]
 
     def _rebase(self, warped: Any) -> bool:
         """Before the first move is accepted, take a new start picture when a settled board
@@ -1822,10 +1848,11 @@ class Tracker:
         stayed the same across two checks (a nudged piece, not a passing hand), unless it
         changed from the reference (``change``) by more than NUDGE thresholds: a piece lifted
         off its square, whose move is still to be seen, not a nudge."""
-        last, self._last_check = self._last_check, warped
-        if not self._dirty or last is None:
+        if not self._dirty or self._last_check is None:
+            self._last_check = warped
             return
-        steady = change_map(last, warped)
+        steady = self._since_last_check(warped)
+        self._last_check = warped
         tau = threshold(steady)
         limit = np.inf if change is None else NUDGE * threshold(change)
         for i in list(self._dirty):
@@ -2259,7 +2286,7 @@ class Tracker:
         return np.where(moved, 0.0, change), np.where(moved, change, 0.0)
 
     def _in_shade(self, warped: Any, agree: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
-                  pushed: np.ndarray[Any, Any], decision: Decision, deep: bool,
+                  pushed: np.ndarray[Any, Any], decision: Decision, deep: bool | Once,
                   halo: Halo | None = None
                   ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], Decision]:
         """A board changed on more squares than a move changes, and no move explains it: a
@@ -2363,7 +2390,7 @@ class Tracker:
         return seen, np.array(self.corners, copy=True), work(seen, shape)
 
     def _decide(self, decoder: Decoder, change: np.ndarray[Any, Any],
-                agree: np.ndarray[Any, Any], deep: bool, halo: Halo | None = None,
+                agree: np.ndarray[Any, Any], deep: bool | Once, halo: Halo | None = None,
                 pushed: np.ndarray[Any, Any] | None = None) -> Decision:
         """``decoder``'s decision on ``change`` (and ``halo``, beyond the board; ``pushed``:
         :meth:`_unpushed`), seen from where the camera stands."""
@@ -2479,15 +2506,15 @@ class Tracker:
         # is not worth working out what the pieces cover anew for every check
         halo = self._halo(warped, work=moved or self.stills)
         decision = Decision(None, 0.0, 0)
-        deep = False
+        deep: bool | Once = False
         if moved or (halo is not None and bool(np.any(halo.change > threshold(change)))):
-            deep = self.stills or self._steady(warped)
+            deep = True if self.stills else Once(lambda: self._steady(warped))
             decision = self._decide(self.decoder, change, agree, deep, halo, pushed)
             if decision.candidate is None and decision.changed > SHADE_CHANGED:
                 change, pushed, decision = self._in_shade(warped, agree, change, pushed,
                                                           decision, deep, halo)
         replayed: list[str] = []
-        if deep and self._branches:
+        if self._branches and deep:
             other = self._other_line(change, agree, decision, halo, pushed)
             if other is not None:
                 replayed, decision = self._take_line(other[0], other[1]), other[2]
