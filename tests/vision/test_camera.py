@@ -485,6 +485,24 @@ def test_camera_position_from_the_corners() -> None:
     assert camera_position(flat, (600, 600)) is None
 
 
+def test_a_checks_deep_is_worked_out_once_and_only_when_asked() -> None:
+    """``Once`` (a check's ``deep``: a change map since the last check) runs its work the first
+    time it is asked, never before, never again."""
+    from referee.app.vision_track import Once
+
+    calls: list[int] = []
+
+    def work() -> bool:
+        calls.append(1)
+        return True
+
+    deep = Once(work)
+    assert calls == []
+    assert deep and deep
+    assert calls == [1]
+    assert not Once(lambda: False)
+
+
 @pytest.mark.xfail(strict=True, reason=(
     "e7-e5 and e7-e6 look alike from here: the photo after g1-f3 scores g1-f3 9.1 in both "
     "lines. The line with e7-e5 was switched to only while a phantom e6-e5 (the camera's "
