@@ -25,7 +25,7 @@ from referee.app.camera import CameraSensor
 from referee.app.phone import phone_options
 from referee.app.vision_track import Tracker
 from referee.rules.game import Game
-from tests.long import nightly
+from tests.long import nightly, nightly_only
 from tests.vision import variations as V
 from tests.vision.conftest import VIDEO
 from vision.geometry import parse_corners
@@ -82,6 +82,7 @@ def test_handheld_phone_like(frames: list[Any], seed: int) -> None:
     assert [p.text for p in tracker.game.played] == V.SCHOLAR_MOVES
 
 
+@nightly_only
 def test_without_stabilisation_the_moves_are_lost(frames: list[Any]) -> None:
     """Without stabilisation the game is lost. The first moves may still be read by the
     classifier alone when no start picture can be compared with (``_first_moves``: 4 of 7,

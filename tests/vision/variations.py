@@ -24,6 +24,8 @@ import numpy as np
 
 from referee.app.vision_track import pieces_of
 from referee.rules.game import Game
+from referee.rules.variant import Variant
+from referee.rules.variants import make_variant
 from vision.geometry import SQUARE, homography, parse_corners
 from vision.sources import open_source
 
@@ -33,12 +35,23 @@ SCHOLAR_CORNERS = "[[137,374],[140,5],[506,10],[507,377]]"
 SCHOLAR_STILLS = (2, 66, 92, 125, 188, 213, 280)
 SCHOLAR_MOVES = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"]
 SIZE = 480
+START_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 FULL = [[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]]
 
 
 def video_frames(video: Path) -> list[Any]:
-    with open_source(str(video)) as src:
-        return list(src.frames())
+    """The video's frames, decoded once per test process (read-only: a test that draws on a
+    frame copies it first); about 40 tests read the same shared video."""
+    return list(_decoded(str(Path(video).resolve())))
+
+
+@functools.lru_cache(maxsize=2)
+def _decoded(video: str) -> tuple[Any, ...]:
+    with open_source(video) as src:
+        frames = tuple(src.frames())
+    for frame in frames:
+        frame.flags.writeable = False
+    return frames
 
 
 def warp_jittered(frame: Any, rng: np.random.Generator, jitter: float = 3.0) -> Any:
@@ -58,8 +71,7 @@ def _library(start: Any) -> tuple[dict[tuple[int, str], list[Any]], dict[int, li
     """Square patches of the rectified start position: (parity, piece letter) -> patches,
     parity -> empty patches (parity 1 = dark)."""
     s = SIZE // 8
-    game = Game("standard")
-    rows = game.variant.fen(game.state).split()[0].split("/")
+    rows = START_BOARD.split("/")
     pieces: dict[tuple[int, str], list[Any]] = {}
     empty: dict[int, list[Any]] = {0: [], 1: []}
     for r, row in enumerate(rows):
@@ -104,12 +116,18 @@ def compose(fen_board: str, start: Any) -> Any:
     return out
 
 
+@functools.cache
+def _standard() -> Variant[Any]:
+    """Standard chess's rules, built once per test process (its move tables take 15 ms)."""
+    return make_variant("standard")
+
+
 def game_from(fen: str | None) -> Game:
     """A game of standard chess from the start, or from the set-up position ``fen``."""
-    game = Game("standard")
+    variant = _standard()
     if fen is None:
-        return game
-    return Game(game.variant, state=game.variant.from_position(fen))  # type: ignore[attr-defined]
+        return Game(variant)
+    return Game(variant, state=variant.from_position(fen))  # type: ignore[attr-defined]
 
 
 def random_game(plies: int, seed: int, fen: str | None = None) -> list[str]:
@@ -167,7 +185,7 @@ def pushed_game(moves: list[str], start: Any, seed: int, *, push: float = 0.5,
     knocks a piece next to where it lands aside (with probability ``push``) by up to ``shift``
     of a square each way; a knocked piece stays so until it moves."""
     rng = np.random.default_rng(seed)
-    game = Game("standard")
+    game = game_from(None)
     s = SIZE // 8
 
     def occupied() -> dict[tuple[int, int], int]:  # (row, column) -> piece code
