@@ -14,7 +14,7 @@ context manager with an idempotent :meth:`FrameSource.close`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -22,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.errors import ImageReadError, SourceNotFoundError, SourceReadError
+from vision.errors import ImageReadError, SourceNotFoundError, SourceReadError, VisionError
 
 HEIF_SUFFIXES = frozenset({".heic", ".heif"})  # a phone's photos (iPhones save HEIC by default)
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".ppm",
@@ -130,19 +130,48 @@ def name_order(path: Path) -> tuple[tuple[int, int, str], ...]:
 
 
 class FolderSource(FrameSource):
-    """Every image file of a folder, in name order (:func:`name_order`)."""
+    """Every image file of a folder, in name order (:func:`name_order`).
+
+    A file that is not a readable image (a photo cut short while it was copied off the
+    phone) is skipped, and ``unreadable`` (when set) is told why, so that the rest of the
+    game is still followed: a photo missed is a position missed, which the tracker
+    re-synchronises over. Only a folder with no readable image at all is an error.
+    """
 
     def __init__(self, url: str, folder: Path) -> None:
         super().__init__(url)
         self._folder = folder
+        #: told of each skipped file (the error's one line, naming it)
+        self.unreadable: Callable[[str], None] | None = None
 
     def frames(self) -> Iterator[Frame]:
         files = sorted((p for p in self._folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES),
                        key=name_order)
         if not files:
             raise SourceReadError(f"no image files in folder: {self._folder}")
+        skipped: list[str] = []  # said once a photo is read: a folder of none is one error
+        read = False
         for p in files:
-            yield read_image(p)
+            try:
+                frame = read_image(p)
+            except (ImageReadError, OSError) as err:  # OSError: gone, or not ours to read
+                skipped.append(str(err) if isinstance(err, VisionError)
+                               else f"{err.strerror or err}: {p}")
+                if read:
+                    self._skipped(skipped)
+                continue
+            if not read:
+                read = True
+                self._skipped(skipped)
+            yield frame
+        if not read:
+            raise SourceReadError(f"no readable image in the folder ({skipped[0]})")
+
+    def _skipped(self, reasons: list[str]) -> None:
+        if self.unreadable is not None:
+            for why in reasons:
+                self.unreadable(why)
+        reasons.clear()
 
 
 class ImageSource(FrameSource):

@@ -271,10 +271,17 @@ class CameraSensor(Sensor):
             self._source = open_source(self.target)
         except VisionError as err:
             raise BoardNotFound(f"{self.url}: {err}") from None
+        if isinstance(self._source, FolderSource):
+            self._source.unreadable = self._skip
         self._set_status(state="connected", last_heard=self._clock())
         self._reader = None
         self._thread = StoppableThread(f"camera {self.target}", self._run, self._stop)
         self._thread.start()
+
+    def _skip(self, why: str) -> None:
+        """A photo of the folder that cannot be read (sensor thread): said, and the game
+        followed from the next one (a position missed is re-synchronised over)."""
+        self._emit(Notice(self._now_ms(), f"skipped a photo: {why}"))
 
     def _close(self) -> None:
         if self._thread is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 from referee.app.errors import CommandParser, UsageError, fail
@@ -149,6 +150,9 @@ def track_main(argv: list[str]) -> int:
         corners = parse_corners(args.corners)
         others = [parse_corners(args.corners2)] if args.corners2 is not None else []
         src = open_source(args.source)
+        if isinstance(src, FolderSource):  # a photo that cannot be read: said, then skipped
+            src.unreadable = lambda why: print(f"{prog}: skipped a photo: {why}",
+                                               file=sys.stderr, flush=True)
         try:
             game = _start(args.variant, args.fen)
         except RefereeError as e:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -159,3 +162,54 @@ def test_track_from_a_set_up_position(data: Path, capsys: pytest.CaptureFixture[
     assert track_main([str(folder), "--corners", json.dumps(V.FULL), "--fen", fen]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [ln for ln in lines if not ln.startswith("# ")] == moves
+
+
+def test_a_photo_that_cannot_be_read_is_skipped_and_the_game_followed(
+        data: Path, tmp_path: Path) -> None:
+    """A folder of the video's settled frames (one photo per position) where the photo after
+    2. Qh5 was cut short while it was copied: ``vision-track`` and ``watch camera://`` say
+    so in one line naming it, and follow the whole game (the move it hid is read with the
+    next one). A folder of nothing readable is one error, exit 2."""
+    from tests.vision import variations as V
+
+    frames = V.video_frames(VIDEO)
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for k, i in enumerate(V.SCHOLAR_STILLS):
+        assert cv2.imwrite(str(folder / f"IMG_{k:04d}.jpg"), frames[i])
+    cut = folder / "IMG_0003.jpg"
+    cut.write_bytes(cut.read_bytes()[:2000])
+
+    track = _run("vision-track", str(folder), "--corners", SCHOLAR_CORNERS)
+    assert track.returncode == 0, track.stderr
+    assert [ln for ln in track.stdout.splitlines() if not ln.startswith("#")] == SCHOLAR
+    assert track.stderr.splitlines() == [
+        f"gravekeeper vision-track: skipped a photo: not a readable image: {cut}"]
+
+    flat = ",".join(str(v) for pt in json.loads(SCHOLAR_CORNERS) for v in pt)
+    watch = _run("watch", f"camera://{folder}?fast=1&corners={flat}")
+    assert watch.returncode == 0, watch.stderr
+    lines = watch.stdout.splitlines()
+    assert [ln for ln in lines if not ln.startswith("#")] == SCHOLAR
+    assert [ln for ln in lines if "skipped" in ln] == [
+        f"# note: skipped a photo: not a readable image: {cut}"]
+    assert "Traceback" not in watch.stderr
+
+    for name in ("IMG_0000.jpg", "IMG_0001.jpg", "IMG_0002.jpg", "IMG_0004.jpg",
+                 "IMG_0005.jpg", "IMG_0006.jpg"):
+        (folder / name).unlink()
+    for argv in (["vision-track", str(folder), "--corners", SCHOLAR_CORNERS],
+                 ["watch", f"camera://{folder}?fast=1&corners={flat}"]):
+        bad = _run(*argv)
+        assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr
+        assert len(bad.stderr.splitlines()) == 1, bad.stderr
+        assert "no readable image in the folder" in bad.stderr and str(cut) in bad.stderr
+
+
+SCHOLAR = "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7".split()
+
+
+def _run(*argv: str) -> subprocess.CompletedProcess[str]:
+    exe = str(Path(sys.executable).with_name("gravekeeper"))
+    return subprocess.run([exe, *argv], capture_output=True, text=True, timeout=120,
+                          check=False)
