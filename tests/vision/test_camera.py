@@ -21,6 +21,7 @@ from referee.rules.game import Game
 from tests.long import nightly
 from tests.processes import finish
 from tests.vision import variations as V
+from tests.vision.rtsp import RtspCamera
 from vision.geometry import parse_corners, unseen_squares
 from vision.sources import FrameSource
 
@@ -90,6 +91,17 @@ def test_watch_camera_mjpeg_stream(data: Path) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_watch_camera_rtsp_stream(data: Path) -> None:
+    """An IP camera's RTSP stream (RTP/JPEG over the RTSP connection, served on loopback by
+    tests/vision/rtsp.py at the video's 20 frames/s) gives the same moves, in real time."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    jpegs = [cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+             for f in frames]
+    with RtspCamera(jpegs, 20.0) as camera:
+        assert _watch(f"camera://{camera.url}?corners={CORNERS}") == MOVES
+        assert camera.sent == len(frames) and "PLAY" in camera.requests
 
 
 def test_watch_camera_bad_target() -> None:
