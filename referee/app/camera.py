@@ -61,7 +61,7 @@ import cv2
 
 import firmware_bridge
 from firmware_bridge.errors import BadSensorUrl, BoardNotFound
-from firmware_bridge.events import Notice, Occupied, Withdraw
+from firmware_bridge.events import LinkState, Notice, Occupied, Withdraw
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
 from firmware_bridge.urls import Url
 from firmware_bridge.urls import parse_url as parse_spec
@@ -87,6 +87,8 @@ MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
 LIVE_BACKLOG = 2  # frames of a live camera waiting to be judged; older ones are dropped
 READER_JOIN_S = 2.0  # seconds closing waits for a live camera's reader to release it
+RECONNECT_S = 30.0  # seconds a dropped live stream is tried again before it has ended
+RECONNECT_BACKOFF = (0.5, 4.0)  # seconds between tries: the first, doubled up to the last
 COLOUR_LETTERS = {WHITE: "w", BLACK: "b"}  # a piece's colour as event files write it
 
 
@@ -142,6 +144,101 @@ def corners_option(spec: Url, key: str = "corners") -> Corners | None:
     except (VisionError, ValueError) as err:
         shown = text if len(text) <= 30 else text[:30] + "..."
         raise spec.fail(f"option {key}={shown!r}: {err}") from None
+
+
+class _LiveReader:
+    """Reads a live source on its own thread (:meth:`run`) for :meth:`CameraSensor._arrivals`,
+    opening it again when it drops; :meth:`items` gives, on the judging thread, each frame
+    with its arrival time, and the news of the link: why it dropped, or "" when it is back."""
+
+    def __init__(self, target: str, source: FrameSource, clock: Clock,
+                 stop: threading.Event) -> None:
+        self.target = target
+        self.source = source
+        self.clock = clock
+        self.stop = stop
+        #: set by the judging side when it wants no more (the game over, the sensor closed)
+        self.gone = threading.Event()
+        self.waiting: deque[tuple[Frame, float]] = deque(maxlen=LIVE_BACKLOG)
+        self.news: deque[str] = deque()
+        self.ended: list[BaseException | None] = []
+        self.ready = threading.Condition()
+        self.ever = False  # whether any frame came at all
+
+    def _over(self) -> bool:
+        return self.stop.is_set() or self.gone.is_set()
+
+    def _tell(self, news: str) -> None:
+        with self.ready:
+            self.news.append(news)
+            self.ready.notify()
+
+    def _read(self, source: FrameSource, lost: bool) -> tuple[bool, str]:
+        """Read ``source`` until it ends or fails (releasing it); whether it gave a frame,
+        and why it stopped. ``lost``: the link was down (the first frame says it is back)."""
+        got, why = False, "the stream ended"
+        try:
+            for frame in source.frames():
+                if not got and lost:
+                    self._tell("")
+                got = True
+                with self.ready:
+                    self.waiting.append((frame, self.clock()))
+                    self.ready.notify()
+                if self._over():
+                    break
+        except (VisionError, OSError) as err:
+            if not got and not lost and not self.ever:
+                raise  # a source that never gave a frame: a wrong URL fails at once
+            why = str(err) or why
+        finally:
+            source.close()
+        return got, why
+
+    def run(self) -> None:
+        error: BaseException | None = None
+        source, lost_at, delay = self.source, None, RECONNECT_BACKOFF[0]
+        try:
+            while not self._over():
+                got, why = self._read(source, lost_at is not None)
+                self.ever = self.ever or got
+                if self._over():
+                    break
+                if not self.ever:
+                    break  # ended before a frame: nothing to reconnect to
+                now = self.clock()
+                if got or lost_at is None:
+                    lost_at, delay = now, RECONNECT_BACKOFF[0]
+                    self._tell(why)
+                elif now - lost_at > RECONNECT_S:
+                    break  # not back in time: the stream has ended
+                if self.stop.wait(delay) or self.gone.is_set():
+                    break
+                delay = min(delay * 2, RECONNECT_BACKOFF[1])
+                source = open_source(self.target)
+        except Exception as err:  # raised where the frames are judged, as unthreaded
+            error = err
+        finally:
+            with self.ready:
+                self.ended.append(error)
+                self.ready.notify()
+
+    def items(self) -> Iterator[tuple[Frame, float] | str]:
+        while not self.stop.is_set():
+            with self.ready:
+                while not (self.waiting or self.news or self.ended or self.stop.is_set()):
+                    self.ready.wait(0.2)
+                # frames first: those of a link that dropped are judged before its news (a
+                # mate among them ends the stream at once)
+                if self.waiting:
+                    item: tuple[Frame, float] | str = self.waiting.popleft()
+                elif self.news:
+                    item = self.news.popleft()
+                elif self.ended and self.ended[0] is not None:
+                    raise self.ended[0]
+                else:
+                    return
+            yield item
 
 
 class CameraSensor(Sensor):
@@ -334,42 +431,41 @@ class CameraSensor(Sensor):
         The reader releases the source when it stops (it stops at the next frame once
         ``stop`` is set), never another thread: OpenCV's capture is not thread-safe, and
         ``serve`` released it while the reader was in ``read()`` and hung there for good on
-        SIGTERM (seen once in a full suite run: killed after 15 s)."""
-        waiting: deque[tuple[Frame, float]] = deque(maxlen=LIVE_BACKLOG)
-        ready = threading.Condition()
-        ended: list[BaseException | None] = []
+        SIGTERM (seen once in a full suite run: killed after 15 s).
 
-        def read() -> None:
-            error: BaseException | None = None
-            try:
-                for frame in source.frames():
-                    with ready:
-                        waiting.append((frame, self._clock()))
-                        ready.notify()
-                    if stop.is_set():
-                        break
-            except Exception as err:  # raised where the frames are judged, as unthreaded
-                error = err
-            finally:
-                source.close()
-                with ready:
-                    ended.append(error)
-                    ready.notify()
-
-        self._reader = threading.Thread(target=read, name=f"camera reader {self.target}",
+        A stream that drops while the game is on (Wi-Fi lost for a moment, the camera's
+        cable pulled) is opened again, as a serial board's port is (:mod:`firmware_bridge.link`):
+        a ``reconnecting`` link event, tries every RECONNECT_BACKOFF seconds, a ``connected``
+        one when frames come again, and the same tracker goes on (moves made meanwhile are
+        re-synchronised over, up to three). Not back within RECONNECT_S, or dropped with the
+        game over, the stream has ended. A source that never gave a frame fails at once."""
+        reader = _LiveReader(self.target, source, self._clock, stop)
+        self._reader = threading.Thread(target=reader.run, name=f"camera reader {self.target}",
                                         daemon=True)
         self._reader.start()
-        while not stop.is_set():
-            with ready:
-                while not waiting and not ended and not stop.is_set():
-                    ready.wait(0.2)
-                if waiting:
-                    item = waiting.popleft()
-                elif ended and ended[0] is not None:
-                    raise ended[0]
-                else:
-                    return
-            yield item
+        try:
+            for item in reader.items():
+                if isinstance(item, str):
+                    if not self._link_news(item):
+                        return
+                    continue
+                yield item
+        finally:
+            reader.gone.set()
+
+    def _link_news(self, news: str) -> bool:
+        """Say that the live stream dropped (``news``: why) or came back (""); False when it
+        dropped with the game over (nothing more to watch: the stream has ended)."""
+        if news:
+            if self._game.outcome.result != "*":
+                return False
+            self._set_status(state="reconnecting", detail=news)
+            self._emit(LinkState(self._now_ms(), "reconnecting", news))
+        else:
+            status = self._set_status(state="connected", detail="",
+                                      reconnects=self.link.reconnects + 1)
+            self._emit(LinkState(self._now_ms(), "connected", f"reconnect #{status.reconnects}"))
+        return True
 
     def _timed_frames(self, source: FrameSource, live: bool, stop: threading.Event
                       ) -> Iterator[tuple[Frame, float | None]]:

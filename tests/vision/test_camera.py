@@ -93,6 +93,57 @@ def test_watch_camera_mjpeg_stream(data: Path) -> None:
         server.server_close()
 
 
+class _Dropping(_Mjpeg):
+    """An MJPEG camera whose link drops: the first connection ends at frame DROP_AT, the
+    next attempt is refused (503), the one after goes on from there."""
+
+    DROP_AT = 150
+    served = 0
+    every: list[bytes] = []
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        cls = type(self)
+        cls.served += 1
+        if cls.served == 2:
+            self.send_error(503)
+            return
+        self.frames = cls.every[:cls.DROP_AT] if cls.served == 1 else cls.every[cls.DROP_AT:]
+        super().do_GET()
+
+
+def test_watch_camera_stream_that_drops_is_opened_again(data: Path) -> None:
+    """A network camera's link lost in the middle of the game (between 2... Nc6 and 3. Bc4),
+    one attempt refused: `watch` says so (`# link: reconnecting`, then `connected`), opens
+    the stream again with the same game and tracker, and gives the 7 moves; with the game
+    over, the stream's end ends it."""
+    frames = V.video_frames(data / "videos" / "scholarsmate.avi")
+    jpegs = [cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+             for f in frames]
+
+    class Camera(_Dropping):
+        pass
+
+    Camera.every = jpegs
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Camera)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        proc = subprocess.run(
+            [EXE, "watch", f"camera://http://127.0.0.1:{port}/video.mjpg?corners={CORNERS}"],
+            capture_output=True, text=True, timeout=120, check=False)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert [ln for ln in lines if not ln.startswith("#")] == MOVES
+    links = [ln for ln in lines if ln.startswith("# link:")]
+    assert links == ["# link: sensor ready", "# link: sensor link reconnecting",
+                     "# link: sensor link connected"], links
+    assert Camera.served == 3
+
+
 def test_watch_camera_rtsp_stream(data: Path) -> None:
     """An IP camera's RTSP stream (RTP/JPEG over the RTSP connection, served on loopback by
     tests/vision/rtsp.py at the video's 20 frames/s) gives the same moves, in real time."""
