@@ -152,11 +152,12 @@ class _LiveReader:
     with its arrival time, and the news of the link: why it dropped, or "" when it is back."""
 
     def __init__(self, target: str, source: FrameSource, clock: Clock,
-                 stop: threading.Event) -> None:
+                 stop: threading.Event, window: float) -> None:
         self.target = target
         self.source = source
         self.clock = clock
         self.stop = stop
+        self.window = window  # seconds of real time a dropped stream is tried again
         #: set by the judging side when it wants no more (the game over, the sensor closed)
         self.gone = threading.Event()
         self.waiting: deque[tuple[Frame, float]] = deque(maxlen=LIVE_BACKLOG)
@@ -204,13 +205,13 @@ class _LiveReader:
                 self.ever = self.ever or got
                 if self._over():
                     break
-                if not self.ever:
-                    break  # ended before a frame: nothing to reconnect to
-                now = self.clock()
+                if not self.ever or self.window <= 0:
+                    break  # ended before a frame (nothing to reconnect to), or not to be
+                now = time.monotonic()  # real time, whatever clock stamps the frames
                 if got or lost_at is None:
                     lost_at, delay = now, RECONNECT_BACKOFF[0]
                     self._tell(why)
-                elif now - lost_at > RECONNECT_S:
+                elif now - lost_at > self.window:
                     break  # not back in time: the stream has ended
                 if self.stop.wait(delay) or self.gone.is_set():
                     break
@@ -262,6 +263,8 @@ class CameraSensor(Sensor):
         self.corners2 = corners_option(spec, "corners2")
         #: a camera held in the hand: corners carried onto the board in every frame
         self.stabilise = spec.flag("stabilise", False)
+        #: seconds a dropped live stream is tried again (0: never; it has ended at once)
+        self.reconnect_s = RECONNECT_S
         self._game = Game(game.variant, seed=game.seed, state=game.state)
         # The camera's copy of the game follows the referee's (see follow()): the referee's
         # history when the copy was made, and the latest one handed over by the game thread.
@@ -437,9 +440,10 @@ class CameraSensor(Sensor):
         cable pulled) is opened again, as a serial board's port is (:mod:`firmware_bridge.link`):
         a ``reconnecting`` link event, tries every RECONNECT_BACKOFF seconds, a ``connected``
         one when frames come again, and the same tracker goes on (moves made meanwhile are
-        re-synchronised over, up to three). Not back within RECONNECT_S, or dropped with the
-        game over, the stream has ended. A source that never gave a frame fails at once."""
-        reader = _LiveReader(self.target, source, self._clock, stop)
+        re-synchronised over, up to three). Not back within :attr:`reconnect_s` (RECONNECT_S),
+        or dropped with the game over, the stream has ended. A source that never gave a
+        frame fails at once."""
+        reader = _LiveReader(self.target, source, self._clock, stop, self.reconnect_s)
         self._reader = threading.Thread(target=reader.run, name=f"camera reader {self.target}",
                                         daemon=True)
         self._reader.start()

@@ -1010,6 +1010,7 @@ def test_a_live_cameras_frames_keep_the_times_they_arrived() -> None:
 
     now = [0.0]
     sensor = CameraSensor("camera://0", Game("standard"), clock=lambda: now[0])
+    sensor.reconnect_s = 0.0  # the source's end is the stream's (not tried again)
     source = _Paced(LIVE_BACKLOG + 3, now)
     stop = threading.Event()
     frames = sensor._timed_frames(source, True, stop)
