@@ -209,9 +209,12 @@ CAMERA_FAULT: list[tuple[str, list[str], str]] = [
     ("not-a-flag", ["watch", "camera:///x.avi?fast=maybe"],
      r"option fast='maybe' is not 1/0, true/false or yes/no"),
     ("unknown-key", ["watch", "camera:///x.avi?colour=1"],
-     r"unknown option 'colour' for camera:// \(known: corners, corners2, fast, fps, stabilise\)"),
+     r"unknown option 'colour' for camera:// \(known: corners, corners2, fast, fps, reconnect, "
+     r"stabilise\)"),
     ("stabilise-not-a-flag", ["watch", "camera:///x.avi?stabilise=maybe"],
      r"option stabilise='maybe' is not 1/0, true/false or yes/no"),
+    ("reconnect-negative", ["watch", "camera://0?reconnect=-1"],
+     r"option reconnect='-1' is out of range \(0 to 86400\)"),
     ("twice", ["watch", "camera:///x.avi?fps=1&fps=2"], r"option 'fps' given twice"),
     ("malformed", ["watch", "camera:///x.avi?fps"],
      r"malformed option 'fps' \(expected key=value\)"),

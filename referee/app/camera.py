@@ -82,12 +82,13 @@ from vision.sources import NETWORK_SCHEMES, FolderSource, Frame, FrameSource, op
 
 SCHEME = "camera://"
 STEP_MS = 400  # between the positions of actions decoded from one frame
-OPTIONS = ("corners", "corners2", "fast", "fps", "stabilise")
+OPTIONS = ("corners", "corners2", "fast", "fps", "reconnect", "stabilise")
 MAX_FPS = 1000.0
 LOCATE_TRIES = 3  # frames (x10 for a video or camera) to find the board on before giving up
 LIVE_BACKLOG = 2  # frames of a live camera waiting to be judged; older ones are dropped
 READER_JOIN_S = 2.0  # seconds closing waits for a live camera's reader to release it
 RECONNECT_S = 30.0  # seconds a dropped live stream is tried again before it has ended
+MAX_RECONNECT_S = 24 * 3600.0  # the longest ``reconnect=`` a URL may ask for (a whole day)
 RECONNECT_BACKOFF = (0.5, 4.0)  # seconds between tries: the first, doubled up to the last
 COLOUR_LETTERS = {WHITE: "w", BLACK: "b"}  # a piece's colour as event files write it
 
@@ -264,7 +265,7 @@ class CameraSensor(Sensor):
         #: a camera held in the hand: corners carried onto the board in every frame
         self.stabilise = spec.flag("stabilise", False)
         #: seconds a dropped live stream is tried again (0: never; it has ended at once)
-        self.reconnect_s = RECONNECT_S
+        self.reconnect_s = spec.number("reconnect", RECONNECT_S, 0.0, MAX_RECONNECT_S)
         self._game = Game(game.variant, seed=game.seed, state=game.state)
         # The camera's copy of the game follows the referee's (see follow()): the referee's
         # history when the copy was made, and the latest one handed over by the game thread.

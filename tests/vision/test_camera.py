@@ -1009,8 +1009,10 @@ def test_a_live_cameras_frames_keep_the_times_they_arrived() -> None:
     from referee.app.camera import LIVE_BACKLOG, CameraSensor
 
     now = [0.0]
-    sensor = CameraSensor("camera://0", Game("standard"), clock=lambda: now[0])
-    sensor.reconnect_s = 0.0  # the source's end is the stream's (not tried again)
+    # reconnect=0: the source's end is the stream's (not tried again)
+    sensor = CameraSensor("camera://0?reconnect=0", Game("standard"), clock=lambda: now[0])
+    assert sensor.reconnect_s == 0.0
+    assert CameraSensor("camera://0", Game("standard")).reconnect_s == 30.0
     source = _Paced(LIVE_BACKLOG + 3, now)
     stop = threading.Event()
     frames = sensor._timed_frames(source, True, stop)
