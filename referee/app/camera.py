@@ -175,13 +175,13 @@ class _LiveReader:
             self.news.append(news)
             self.ready.notify()
 
-    def _read(self, source: FrameSource, lost: bool) -> tuple[bool, str]:
-        """Read ``source`` until it ends or fails (releasing it); whether it gave a frame,
-        and why it stopped. ``lost``: the link was down (the first frame says it is back)."""
+    def _read(self, source: FrameSource) -> tuple[bool, str]:
+        """Read ``source`` until it ends or fails (releasing it); whether it gave a frame, and
+        why it stopped. After the first frame ever, its first frame says the link is back."""
         got, why = False, "the stream ended"
         try:
             for frame in source.frames():
-                if not got and lost:
+                if not got and self.ever:
                     self._tell("")
                 got = True
                 with self.ready:
@@ -190,7 +190,7 @@ class _LiveReader:
                 if self._over():
                     break
         except (VisionError, OSError) as err:
-            if not got and not lost and not self.ever:
+            if not got and not self.ever:
                 raise  # a source that never gave a frame: a wrong URL fails at once
             why = str(err) or why
         finally:
@@ -199,17 +199,15 @@ class _LiveReader:
 
     def run(self) -> None:
         error: BaseException | None = None
-        source, lost_at, delay = self.source, None, RECONNECT_BACKOFF[0]
+        source, lost_at, delay = self.source, 0.0, RECONNECT_BACKOFF[0]
         try:
             while not self._over():
-                got, why = self._read(source, lost_at is not None)
+                got, why = self._read(source)
                 self.ever = self.ever or got
-                if self._over():
-                    break
-                if not self.ever or self.window <= 0:
+                if self._over() or not self.ever or self.window <= 0:
                     break  # ended before a frame (nothing to reconnect to), or not to be
                 now = time.monotonic()  # real time, whatever clock stamps the frames
-                if got or lost_at is None:
+                if got:  # it was up: now it is lost
                     lost_at, delay = now, RECONNECT_BACKOFF[0]
                     self._tell(why)
                 elif now - lost_at > self.window:
