@@ -26,6 +26,7 @@ from referee.app.vision_track import pieces_of
 from referee.rules.game import Game
 from referee.rules.variant import Variant
 from referee.rules.variants import make_variant
+from referee.rules.variants.chesslike import START_FEN
 from vision.geometry import SQUARE, homography, parse_corners
 from vision.sources import open_source
 
@@ -35,7 +36,6 @@ SCHOLAR_CORNERS = "[[137,374],[140,5],[506,10],[507,377]]"
 SCHOLAR_STILLS = (2, 66, 92, 125, 188, 213, 280)
 SCHOLAR_MOVES = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"]
 SIZE = 480
-START_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 FULL = [[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]]
 
 
@@ -71,7 +71,7 @@ def _library(start: Any) -> tuple[dict[tuple[int, str], list[Any]], dict[int, li
     """Square patches of the rectified start position: (parity, piece letter) -> patches,
     parity -> empty patches (parity 1 = dark)."""
     s = SIZE // 8
-    rows = START_BOARD.split("/")
+    rows = START_FEN.split()[0].split("/")
     pieces: dict[tuple[int, str], list[Any]] = {}
     empty: dict[int, list[Any]] = {0: [], 1: []}
     for r, row in enumerate(rows):
