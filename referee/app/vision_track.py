@@ -1264,12 +1264,13 @@ class Decoder:
         # The runner-up is the best explanation of another picture: a longer sequence that
         # leaves the same picture (a move, then a capture attempt the rules turned down while
         # no frame was taken) is the same evidence explained at a cost, not a rival.
-        # So is a longer sequence whose own squares are the best's squares and the squares
-        # its pieces are seen over (:data:`LEAN_SHARE`).
+        # So is a longer sequence whose own squares are the best's squares, the squares
+        # its pieces are seen over (:data:`LEAN_SHARE`) and squares only the camera's own
+        # move changed (``phantom``: no evidence for it, :meth:`_phantoms`).
         covered = mask[top] | leaning[top]
         rivals = [k for k in order[1:] if not np.array_equal(colour[k], colour[top])
-                  and not (length[k] > length[top] and not np.any(mask[k] & ~seconded[k]
-                                                                  & ~covered))]
+                  and not (length[k] > length[top]
+                           and not np.any(mask[k] & ~seconded[k] & ~covered & ~phantom[k]))]
         # A rival that changes the same visible squares to the same colours differs only
         # where a piece in front hides the board (a black pawn f7-f6 or a knight g8-f6, seen
         # from White's side): no picture of this position tells them apart, a later one may
@@ -1323,7 +1324,12 @@ class Decoder:
         d7-d5 with e2-e3 claimed them as its own: 10.8 against 9.1. The phantom e2-e3 was
         taken, and the game lost from the first moves (Schlechter-Przepiorka). A single
         move's own squares still count whole: a pawn put down behind another (d7-d5 behind
-        the d4 pawn) is where the outlines sweep most."""
+        the d4 pawn) is where the outlines sweep most.
+
+        Nor is such a sequence a rival of its first move (:meth:`_score`): castling e1-g1
+        (18.91) was left undecided by e1-g1 with a phantom e6-e5 (16.91, a lead of one pair's
+        penalty and the miss of a leaning square, under the margin of 2.84; Nepomniachtchi-
+        Ding from a hand at 35 degrees, in a line already wrong by e7-e6)."""
         out = np.zeros_like(mask)
         swayed = (change > tau) & (excess <= tau)
         if not swayed.any():
