@@ -13,6 +13,7 @@ context manager with an idempotent :meth:`FrameSource.close`.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,6 +29,12 @@ HEIF_SUFFIXES = frozenset({".heic", ".heif"})  # a phone's photos (iPhones save 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp", ".ppm",
                             *HEIF_SUFFIXES})
 NETWORK_SCHEMES = ("http://", "https://", "rtsp://")
+#: seconds a network stream may send nothing before a read gives up (FFmpeg's own limit, 30 s,
+#: held a stalled camera's game that long before ``camera://`` could open the stream again) ...
+STALL_S = 5.0
+#: ... and a connection may take to open (a camera gone from the network: each try of the
+#: reconnection would wait FFmpeg's 30 s, the whole window)
+OPEN_S = 10.0
 
 Frame = np.ndarray[Any, np.dtype[np.uint8]]
 
@@ -100,7 +107,13 @@ class CaptureSource(FrameSource):
         self._cap: Any = None
 
     def _open(self) -> Any:
-        cap = cv2.VideoCapture(self._target)
+        quiet_capture()
+        if isinstance(self._target, str) and self._target.startswith(NETWORK_SCHEMES):
+            cap = cv2.VideoCapture(self._target, cv2.CAP_ANY, [
+                cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(OPEN_S * 1000),
+                cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(STALL_S * 1000)])
+        else:
+            cap = cv2.VideoCapture(self._target)
         if not cap.isOpened():
             cap.release()
             raise SourceNotFoundError(f"cannot open video source: {self.url}")
@@ -185,12 +198,23 @@ class ImageSource(FrameSource):
         yield read_image(self._path)
 
 
+def quiet_capture() -> None:
+    """FFmpeg and OpenCV print their own lines on stderr ("Connection refused", "Stream
+    timeout triggered"); our one error line already names the source, so their logs are
+    silenced before a capture is opened, unless the user set their levels
+    (OPENCV_FFMPEG_LOGLEVEL, OPENCV_LOG_LEVEL)."""
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+    if "OPENCV_LOG_LEVEL" not in os.environ:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
 def video_fps(url: str) -> float:
     """The frame rate a video file declares (0.0 when it is not a video file or says none):
     the tracker settles in seconds of the recording."""
     path = Path(url.removeprefix("file://"))
     if not path.is_file() or path.suffix.lower() in IMAGE_SUFFIXES:
         return 0.0
+    quiet_capture()
     cap = cv2.VideoCapture(str(path))
     try:
         fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)

@@ -57,8 +57,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-import cv2
-
 import firmware_bridge
 from firmware_bridge.errors import BadSensorUrl, BoardNotFound
 from firmware_bridge.events import LinkState, Notice, Occupied, Withdraw
@@ -78,7 +76,14 @@ from referee.rules.game import Game
 from referee.rules.pieces import BLACK, WHITE
 from vision.errors import BoardNotFoundError, VisionError
 from vision.geometry import Corners, parse_corners
-from vision.sources import NETWORK_SCHEMES, FolderSource, Frame, FrameSource, open_source
+from vision.sources import (
+    NETWORK_SCHEMES,
+    FolderSource,
+    Frame,
+    FrameSource,
+    open_source,
+    video_fps,
+)
 
 SCHEME = "camera://"
 STEP_MS = 400  # between the positions of actions decoded from one frame
@@ -395,13 +400,9 @@ class CameraSensor(Sensor):
         and is timed by the clock)."""
         if isinstance(source, FolderSource):
             return 1000.0 / (self.fps or 1.0), False
-        if self.target.startswith(("camera:", "http://", "https://", "rtsp://")):
+        if self.target.startswith(("camera:", *NETWORK_SCHEMES)):
             return 1000.0 / (self.fps or 25.0), True
-        fps = self.fps
-        if not fps:
-            cap = cv2.VideoCapture(self.target)
-            fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
-            cap.release()
+        fps = self.fps or video_fps(self.target)
         return 1000.0 / (fps if 0.0 < fps < 1000.0 else 25.0), False
 
     def _tracker(self, frame: Frame, stills: bool) -> Tracker:

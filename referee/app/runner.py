@@ -371,11 +371,6 @@ def _open_sensor(url: str, game: Game, rig: Rig | None, options: Mapping[str, An
         raise BadSensorUrl(f"{url[:120]}: phone:// works only under `gravekeeper serve` (its "
                            "/camera page, opened on the phone, sends the frames)")
     if url.startswith("camera://"):
-        import os
-
-        # FFmpeg (under OpenCV) prints its own lines on stderr ("Failed to resolve hostname");
-        # the one error line already names the source (as vision-track does)
-        os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
         from referee.app.camera import open_sensor as open_camera
 
         return open_camera(url, game, rolls=rolls, **options)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +17,6 @@ from vision.errors import VisionError
 if TYPE_CHECKING:
     from referee.app.vision_track import Tracker
     from referee.rules.game import Game
-
-
-def _quiet_ffmpeg() -> None:
-    """FFmpeg (under OpenCV) prints its own lines on stderr ("Connection refused"); our one
-    error line already names the source, so its log is silenced unless the user set it."""
-    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
 
 def _fail(prog: str, message: str) -> int:
@@ -138,7 +131,6 @@ def track_main(argv: list[str]) -> int:
     """``vision-track SOURCE --corners JSON [--variant NAME] [--fen FEN] [--stabilise]``:
     print moves, then a summary."""
     prog = "gravekeeper vision-track"
-    _quiet_ffmpeg()
     try:
         args = _track_parser().parse_args(argv)
         from referee.app.vision_track import Tracker

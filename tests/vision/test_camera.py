@@ -3,7 +3,9 @@ with one frame per settled position (generated variations of the real video)."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
+import socket
 import subprocess
 import sys
 import threading
@@ -66,7 +68,10 @@ class _Mjpeg(http.server.BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
         self.end_headers()
-        for jpg in self.frames:
+        self._send(self.frames)
+
+    def _send(self, frames: list[bytes]) -> None:
+        for jpg in frames:
             time.sleep(0.05)  # a camera's pace: 20 frames/s, as the video was filmed
             self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\n"
                              + f"Content-Length: {len(jpg)}\r\n\r\n".encode() + jpg + b"\r\n")
@@ -94,28 +99,39 @@ def test_watch_camera_mjpeg_stream(data: Path) -> None:
 
 
 class _Dropping(_Mjpeg):
-    """An MJPEG camera whose link drops: the first connection ends at frame DROP_AT, the
-    next attempt is refused (503), the one after goes on from there."""
+    """An MJPEG camera whose link is lost twice. The first connection stalls at frame
+    STALL_AT: it stays open and sends nothing for STALL_S seconds, then the rest (a reader
+    that waited that long would see no loss at all). The next attempt is refused (503); the
+    third connection ends at frame DROP_AT, and the fourth goes on from there."""
 
-    DROP_AT = 150
+    STALL_AT, DROP_AT = 150, 240  # after 2... Nc6 (about frame 132) and 3... Nf6 (217)
+    STALL_S = 20.0  # below FFmpeg's own read limit (30 s), above the referee's
     served = 0
     every: list[bytes] = []
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         cls = type(self)
         cls.served += 1
-        if cls.served == 2:
+        n = cls.served
+        if n == 2:
             self.send_error(503)
             return
-        self.frames = cls.every[:cls.DROP_AT] if cls.served == 1 else cls.every[cls.DROP_AT:]
+        self.frames = {1: cls.every[:cls.STALL_AT], 3: cls.every[cls.STALL_AT:cls.DROP_AT],
+                       4: cls.every[cls.DROP_AT:]}.get(n, [])
         super().do_GET()
+        if n == 1:
+            time.sleep(cls.STALL_S)
+            with contextlib.suppress(OSError):  # the reader gave up and went
+                self._send(cls.every[cls.STALL_AT:])
 
 
 def test_watch_camera_stream_that_drops_is_opened_again(data: Path) -> None:
-    """A network camera's link lost in the middle of the game (between 2... Nc6 and 3. Bc4),
-    one attempt refused: `watch` says so (`# link: reconnecting`, then `connected`), opens
-    the stream again with the same game and tracker, and gives the 7 moves; with the game
-    over, the stream's end ends it."""
+    """A network camera's link lost twice in the game: it stalls (open, silent) between
+    2... Nc6 and 3. Bc4, one attempt is refused, and it drops between 3... Nf6 and 4. Qxf7#.
+    `watch` says so each time (`# link: reconnecting`, then `connected`), opens the stream
+    again with the same game and tracker, and gives the 7 moves; with the game over, the
+    stream's end ends it. The stall is given up after vision.sources.STALL_S: FFmpeg's own
+    limit (30 s) would have waited for the rest on the first connection."""
     frames = V.video_frames(data / "videos" / "scholarsmate.avi")
     jpegs = [cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
              for f in frames]
@@ -139,9 +155,9 @@ def test_watch_camera_stream_that_drops_is_opened_again(data: Path) -> None:
     lines = proc.stdout.splitlines()
     assert [ln for ln in lines if not ln.startswith("#")] == MOVES
     links = [ln for ln in lines if ln.startswith("# link:")]
-    assert links == ["# link: sensor ready", "# link: sensor link reconnecting",
-                     "# link: sensor link connected"], links
-    assert Camera.served == 3
+    assert links == ["# link: sensor ready", *["# link: sensor link reconnecting",
+                                               "# link: sensor link connected"] * 2], links
+    assert Camera.served == 4
 
 
 def test_watch_camera_rtsp_stream(data: Path) -> None:
@@ -160,6 +176,18 @@ def test_watch_camera_bad_target() -> None:
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "no such" in proc.stderr
+
+
+def test_watch_camera_that_never_answers_is_one_error() -> None:
+    """A network camera that takes the connection and never answers (hung, or its Wi-Fi
+    gone half-way): `watch` gives up after vision.sources.OPEN_S with one line, exit 2."""
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        port = silent.getsockname()[1]
+        proc = subprocess.run([EXE, "watch", f"camera://http://127.0.0.1:{port}/video"],
+                              capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot open video source" in lines[0], proc.stderr
 
 
 def _follow(images: list[Any]) -> list[str]:
