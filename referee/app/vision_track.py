@@ -2690,12 +2690,15 @@ class Tracker:
             cand = decision.candidate
             if cand is None:
                 continue
-            kept_line = self._keeping(decision.alternatives, retracted)
+            texts = [game.variant.format_action(a) for a in cand.actions]
+            kept_line = None if texts[:len(retracted)] == retracted else \
+                self._keeping(decision.alternatives, retracted)
             if kept_line is not None:
                 # What was played, continued, explains the picture nearly as well: the
-                # picture does not tell the lines apart, and what was played stays.
+                # picture does not tell the lines apart, and what was played stays (when
+                # the best line does not keep it already).
                 cand = kept_line
-            texts = [game.variant.format_action(a) for a in cand.actions]
+                texts = [game.variant.format_action(a) for a in cand.actions]
             if texts == retracted:
                 continue
             if all(text in texts for text in retracted):
@@ -2736,7 +2739,12 @@ class Tracker:
         undecided by a hair, and the retraction that followed judged f2-f4 with g4-h5 against
         f2-f3 with g4-h5 from the picture before them, 19.51 to 18.99, took f2-f4 and dropped
         the line played: a guess between two lines replaced a decision the same pictures had
-        made the other way."""
+        made the other way.
+
+        Only when the best line does not begin with them itself: McDonnell-La Bourdonnais
+        1834 from Black's side at 45 degrees, a still camera: the retraction found a1-e1 with
+        e6-d6 the best (27.38) and then took its close alternative a1-e1 with e6-d5 (25.30),
+        which began with the a1-e1 taken back as well."""
         fmt = self.game.variant.format_action
         for alt in alternatives:
             if [fmt(a) for a in alt.actions[:len(retracted)]] == retracted:

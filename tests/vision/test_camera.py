@@ -636,6 +636,27 @@ def test_photos_from_a_hand_a_retraction_keeps_the_line_played() -> None:
     assert _played_from_a_hand(moves, 0.0, 35.0, 42) == moves
 
 
+def test_photos_a_retraction_keeps_its_own_best_line() -> None:
+    """McDonnell-La Bourdonnais 1834, moves 15... g6 to 18. Bf4, a photo per
+    position from a still camera at Black's side, 45 degrees up. The king's e6-d6, hidden
+    behind the knight on d6 (d4 to e6 all changed), was left undecided by the pair e6-d5 with
+    the knight d6-e4 (14.72 against 14.58); the retraction that followed found a1-e1 with
+    e6-d6 the best from the picture before them (27.38 against 25.30 for a1-e1 with e6-d5),
+    and then took e6-d5, the close alternative that begins with the move it took back: the
+    rule that keeps the line played (Tracker._keeping) replaced a best line that kept it
+    too. It applies now only when the best line does not begin with the moves taken back.
+    Before: 4 of 6 moves in order (the whole game from there: 33 of 35)."""
+    from referee.app.vision_track import Tracker
+
+    fen = "rnb3r1/pp1pbkqp/2p2n2/6BQ/4N3/8/PPP3PP/R4RK1 b - - 6 15"
+    moves = "g7g6 e4d6 f7e6 a1e1 e6d6 g5f4".split()
+    camera = V.orbit_camera(180.0, 45.0)
+    tracker = Tracker(V.camera_corners(camera), stills=True, game=V.game_from(fen))
+    for im in V.rendered_game(moves, camera, 6, fen=fen):
+        tracker.step(im)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 def test_a_piece_is_seen_over_the_squares_behind_it() -> None:
     """Seen from White's side a king on e4 covers about half of e4, part of e5 and nothing
     of e3; a pawn covers less of e5 than the king; the lower the camera, the farther back it
