@@ -119,7 +119,9 @@ FIRST_LEAD = 2.0      # ... and its lead over the next board (agreement, -1 to 1
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
 MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
 CLASSIFIER_WEIGHT = 0.6  # weight of the classifier's opinion on a candidate's squares
-PAIR_PENALTY = 1.0    # each action beyond the first pays this (threshold units)
+PAIR_PENALTY = 1.0    # each action beyond the first pays this (threshold units) ...
+PAIR_PENALTY_PHOTOS = 2.0  # ... and this in photos, one per position: a photo missed is
+#                            rarer than a video's settled frame (docs/vision.md)
 WEAK_CHANGE = 0.4     # a candidate square may change this little (x threshold) if the
 #                       classifier agrees with its new content
 UNEXPLAINED_SHARE = 0.9  # an unexplained square changing more than this x the weakest move
@@ -1255,7 +1257,7 @@ class Decoder:
                  - LEAN_MISS * (should & (big <= 0)).sum(axis=1)
                  - (positive[None, :] * ~(mask | optional | leaning | excused)).sum(axis=1)
                  - VEIL_DOUBT * doubted.sum(axis=1)
-                 - PAIR_PENALTY * (length - 1))
+                 - (PAIR_PENALTY_PHOTOS if self.guess else PAIR_PENALTY) * (length - 1))
         if halo is not None:
             score = score + self._beyond(cands, mask | optional, tau, halo)
         order = [int(k) for k in np.argsort(-score, kind="stable")]
