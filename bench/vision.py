@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -156,70 +157,71 @@ def _decoding(jpgs: list[bytes]) -> float:
     return len(jpgs) / (time.thread_time() - t0)
 
 
-def main() -> int:
-    cv2.setNumThreads(1)
-    data = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/vision")
-    jpgs, corners = _stream(data / "videos" / "scholarsmate.avi")
-    n = len(jpgs)
-    with open_source(str(data / "videos" / "scholarsmate.avi")) as src:
-        shaken, truth = V.handheld(list(src.frames()), 1)
-    held, held_corners = _encode(shaken, truth[0])
+@dataclass(frozen=True)
+class Figures:
+    """One camera's figures (the still one, or the one in the hand), each the best of
+    REPEATS runs; ``right``: the moves were right in every run."""
 
-    # Each figure is the best of REPEATS runs (timeit's rule: on a shared machine the slower
-    # runs measure the other jobs), and the moves must be right in every run.
-    ref_fps = max(_decoding(jpgs) for _ in range(REPEATS))
-    streams = [_follow(Tracker(parse_corners(corners)), jpgs) for _ in range(REPEATS)]
-    stream_fps, moves = max(streams)
-    lives = [_live(Tracker(parse_corners(corners)), jpgs) for _ in range(REPEATS)]
-    live_moves, latencies = min(lives, key=lambda run: max(run[1], default=float("inf")))
-    helds, stab = [], []
+    fps: float
+    moves: list[str]
+    live_moves: list[str]
+    latencies: list[float]
+    right: bool
+    stabiliser_ms: float = 0.0
+
+    @property
+    def worst(self) -> float:
+        return max(self.latencies) if self.latencies else float("inf")
+
+    @property
+    def median(self) -> float:
+        return float(np.median(self.latencies)) if self.latencies else float("nan")
+
+
+def _measure(jpgs: list[bytes], corners: Any, *, stabilise: bool) -> Figures:
+    """Decode + step every frame, then the live stream, REPEATS times each (timeit's rule:
+    on a shared machine the slower runs measure the other jobs)."""
+    follows, stab = [], []
     for _ in range(REPEATS):
-        steady = Tracker(parse_corners(held_corners), stabilise=True)
-        assert steady.stabiliser is not None
-        spent = _timed(steady.stabiliser)
-        helds.append(_follow(steady, held))
+        tracker = Tracker(parse_corners(corners), stabilise=stabilise)
+        spent = [] if tracker.stabiliser is None else _timed(tracker.stabiliser)
+        follows.append(_follow(tracker, jpgs))
         stab.append(1000.0 * sum(spent) / max(1, len(spent)))
-    held_fps, held_moves = max(helds)
-    stab_ms = min(stab)
-    held_lives = [_live(Tracker(parse_corners(held_corners), stabilise=True), held)
-                  for _ in range(REPEATS)]
-    held_live, held_latencies = min(held_lives,
-                                    key=lambda run: max(run[1], default=float("inf")))
-    judged_fps = max(_judged(jpgs, corners) for _ in range(REPEATS))
-    every_run_right = {
-        "still": all(run[1] == MOVES for run in streams) and all(r[0] == MOVES for r in lives),
-        "hand": all(run[1] == MOVES for run in helds) and all(r[0] == MOVES for r in held_lives),
-    }
+    lives = [_live(Tracker(parse_corners(corners), stabilise=stabilise), jpgs)
+             for _ in range(REPEATS)]
+    fps, moves = max(follows)
+    live_moves, latencies = min(lives, key=lambda run: max(run[1], default=float("inf")))
+    right = all(run[1] == MOVES for run in follows) and all(run[0] == MOVES for run in lives)
+    return Figures(fps, moves, live_moves, latencies, right, min(stab))
 
-    worst = max(latencies) if latencies else float("inf")
+
+def _report(n: int, ref_fps: float, judged_fps: float, still: Figures, hand: Figures) -> int:
+    """Print the figures against the reference and the targets; 1 when one is missed."""
     print(f"frames: {n} at {WIDTH}x{HEIGHT}, JPEG, one thread, best of {REPEATS} runs")
     print(f"reference (decode only): {ref_fps:.1f} frames/s")
-    print(f"stream (decode + tracker step): {stream_fps:.1f} frames/s "
-          f"({stream_fps / ref_fps:.2f} x reference; target >= {TARGET_FPS:.0f})")
+    print(f"stream (decode + tracker step): {still.fps:.1f} frames/s "
+          f"({still.fps / ref_fps:.2f} x reference; target >= {TARGET_FPS:.0f})")
     print(f"every frame judged (decode + warp + classify + change + decide): "
           f"{judged_fps:.1f} frames/s ({judged_fps / ref_fps:.2f} x reference; "
           f"target >= {TARGET_FPS:.0f})")
-    print(f"moves: {' '.join(moves)}")
+    print(f"moves: {' '.join(still.moves)}")
     print(f"live (frames dropped when {LIVE_BACKLOG} wait): move latency from the first still "
-          f"frame: max {worst:.0f} ms, median "
-          f"{float(np.median(latencies)) if latencies else float('nan'):.0f} ms "
-          f"(target <= {TARGET_LATENCY_MS:.0f}); moves: {' '.join(live_moves)}")
-    held_worst = max(held_latencies) if held_latencies else float("inf")
-    print(f"hand-held stream, stabilised (decode + stabilise + tracker step): {held_fps:.1f} "
-          f"frames/s ({held_fps / ref_fps:.2f} x reference; target >= {TARGET_FPS:.0f}); "
-          f"stabiliser alone {stab_ms:.1f} ms/frame")
-    print(f"hand-held moves: {' '.join(held_moves)}")
-    print(f"hand-held live: move latency max {held_worst:.0f} ms, median "
-          f"{float(np.median(held_latencies)) if held_latencies else float('nan'):.0f} ms "
-          f"(target <= {TARGET_LATENCY_MS:.0f}); moves: {' '.join(held_live)}")
+          f"frame: max {still.worst:.0f} ms, median {still.median:.0f} ms "
+          f"(target <= {TARGET_LATENCY_MS:.0f}); moves: {' '.join(still.live_moves)}")
+    print(f"hand-held stream, stabilised (decode + stabilise + tracker step): {hand.fps:.1f} "
+          f"frames/s ({hand.fps / ref_fps:.2f} x reference; target >= {TARGET_FPS:.0f}); "
+          f"stabiliser alone {hand.stabiliser_ms:.1f} ms/frame")
+    print(f"hand-held moves: {' '.join(hand.moves)}")
+    print(f"hand-held live: move latency max {hand.worst:.0f} ms, median {hand.median:.0f} ms "
+          f"(target <= {TARGET_LATENCY_MS:.0f}); moves: {' '.join(hand.live_moves)}")
     checks = {
-        "stream frames/s": stream_fps >= TARGET_FPS,
+        "stream frames/s": still.fps >= TARGET_FPS,
         "every-frame frames/s": judged_fps >= TARGET_FPS,
-        "move latency": worst <= TARGET_LATENCY_MS,
-        "moves": every_run_right["still"],
-        "hand-held frames/s": held_fps >= TARGET_FPS,
-        "hand-held move latency": held_worst <= TARGET_LATENCY_MS,
-        "hand-held moves": every_run_right["hand"],
+        "move latency": still.worst <= TARGET_LATENCY_MS,
+        "moves": still.right,
+        "hand-held frames/s": hand.fps >= TARGET_FPS,
+        "hand-held move latency": hand.worst <= TARGET_LATENCY_MS,
+        "hand-held moves": hand.right,
     }
     missed = [name for name, ok in checks.items() if not ok]
     if missed:
@@ -227,6 +229,20 @@ def main() -> int:
         return 1
     print("all targets met")
     return 0
+
+
+def main() -> int:
+    cv2.setNumThreads(1)
+    data = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/vision")
+    jpgs, corners = _stream(data / "videos" / "scholarsmate.avi")
+    with open_source(str(data / "videos" / "scholarsmate.avi")) as src:
+        shaken, truth = V.handheld(list(src.frames()), 1)
+    held, held_corners = _encode(shaken, truth[0])
+    ref_fps = max(_decoding(jpgs) for _ in range(REPEATS))
+    still = _measure(jpgs, corners, stabilise=False)
+    hand = _measure(held, held_corners, stabilise=True)
+    judged_fps = max(_judged(jpgs, corners) for _ in range(REPEATS))
+    return _report(len(jpgs), ref_fps, judged_fps, still, hand)
 
 
 if __name__ == "__main__":
