@@ -638,9 +638,9 @@ def test_photos_from_a_hand_a_retraction_keeps_the_line_played() -> None:
 
 def test_photos_a_retraction_keeps_its_own_best_line() -> None:
     """McDonnell-La Bourdonnais 1834, moves 15... g6 to 18. Bf4, a photo per
-    position from a still camera at Black's side, 45 degrees up. The king's e6-d6, hidden
-    behind the knight on d6 (d4 to e6 all changed), was left undecided by the pair e6-d5 with
-    the knight d6-e4 (14.72 against 14.58); the retraction that followed found a1-e1 with
+    position from a still camera at Black's side, 45 degrees up. The king taking the knight
+    on d6 (e6xd6; d4 to e6 all changed) was left undecided by the pair e6-d5 with the knight
+    d6-e4 (14.72 against 14.58); the retraction that followed found a1-e1 with
     e6-d6 the best from the picture before them (27.38 against 25.30 for a1-e1 with e6-d5),
     and then took e6-d5, the close alternative that begins with the move it took back: the
     rule that keeps the line played (Tracker._keeping) replaced a best line that kept it
