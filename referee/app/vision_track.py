@@ -1329,9 +1329,9 @@ class Decoder:
         the d4 pawn) is where the outlines sweep most.
 
         Nor is such a sequence a rival of its first move (:meth:`_score`): castling e1-g1
-        (18.91) was left undecided by e1-g1 with a phantom e6-e5 (16.91, a lead of one pair's
-        penalty and the miss of a leaning square, under the margin of 2.84; Nepomniachtchi-
-        Ding from a hand at 35 degrees, in a line already wrong by e7-e6)."""
+        (18.91) was left undecided by e1-g1 with a phantom e6-e5 (16.91: a lead of 2.0, under
+        the margin of 2.84; Nepomniachtchi-Ding from a hand at 35 degrees, in a line already
+        wrong by e7-e6)."""
         out = np.zeros_like(mask)
         swayed = (change > tau) & (excess <= tau)
         if not swayed.any():
