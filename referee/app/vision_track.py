@@ -2612,8 +2612,13 @@ class Tracker:
         """A settled picture that an open branch's alternative explains better than the game
         played: no move of the game explains it (a knight g8-f6 taken for the pawn f7-f6,
         both hidden behind the g7 and f6 pawns, and now the knight goes on to h5), or an
-        alternative line by a clear lead. Its branch, its actions up to now (the alternative,
-        then every action played since) and its decision on the picture."""
+        alternative line by a clear lead, or, from photos, as well with fewer actions: one
+        photo per position, the line played needs a photo missed to explain this one and the
+        other does not (La Bourdonnais-McDonnell 1834 from White's side at 35 degrees from a
+        hand: d7-d5 taken for d7-d6, d7-d5 kept open; two photos later d5xc4 was explained in
+        the game played only by d6-d5 with c4xd5, about 12.1 against 12.3 for d5xc4 in the
+        other line, a lead under the margin). Its branch, its actions up to now (the
+        alternative, then every action played since) and its decision on the picture."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
         for branch in self._branches:
             for alternative in branch.alternatives:
@@ -2627,10 +2632,15 @@ class Tracker:
                     continue
                 if best is None or trial.score > best[2].score:
                     best = (branch, actions, trial)
-        if best is None or (decision.candidate is not None and best[2].score - decision.score
-                            < max(MIN_LEAD, MARGIN * best[2].score)):
-            return None
-        return best
+        if best is None or decision.candidate is None:
+            return best
+        # Photos, one per position: a line that explains this one with fewer actions than
+        # the game played (no photo missed) is taken when it explains it as well
+        other = best[2].candidate
+        shorter = self.stills and other is not None and len(other.actions) < len(
+            decision.candidate.actions)
+        need = 0.0 if shorter else max(MIN_LEAD, MARGIN * best[2].score)
+        return None if best[2].score - decision.score < need else best
 
     def _trial(self, game: Game) -> Decoder:
         """A decoder for ``game`` (another line, or the game before a take-back) judging as
