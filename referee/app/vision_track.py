@@ -2702,15 +2702,10 @@ class Tracker:
             cand = decision.candidate
             if cand is None:
                 continue
+            # What was played, continued, explains the picture nearly as well: the picture
+            # does not tell the lines apart, and what was played stays.
+            cand = self._keeping(cand, decision.alternatives, retracted)
             texts = [game.variant.format_action(a) for a in cand.actions]
-            kept_line = None if texts[:len(retracted)] == retracted else \
-                self._keeping(decision.alternatives, retracted)
-            if kept_line is not None:
-                # What was played, continued, explains the picture nearly as well: the
-                # picture does not tell the lines apart, and what was played stays (when
-                # the best line does not keep it already).
-                cand = kept_line
-                texts = [game.variant.format_action(a) for a in cand.actions]
             if texts == retracted:
                 continue
             if all(text in texts for text in retracted):
@@ -2741,10 +2736,11 @@ class Tracker:
             return done
         return None
 
-    def _keeping(self, alternatives: tuple[Candidate, ...], retracted: list[str]
-                 ) -> Candidate | None:
-        """The first of a retraction's close ``alternatives`` that begins with the actions it
-        would take back (``retracted``): the line played, continued.
+    def _keeping(self, best: Candidate, alternatives: tuple[Candidate, ...],
+                 retracted: list[str]) -> Candidate:
+        """The line a retraction takes: its ``best`` when that begins with the actions it
+        would take back (``retracted``: the line played, continued), else the first of its
+        close ``alternatives`` that does, else ``best``.
 
         Why: Kasparov-Deep Blue 1997 from White's side at 35 degrees from a hand. f2-f3 was
         taken over f2-f4 (7.68 against 6.68, f2-f4 kept open); the next photo was left
@@ -2758,10 +2754,10 @@ class Tracker:
         e6-d6 the best (27.38) and then took its close alternative a1-e1 with e6-d5 (25.30),
         which began with the a1-e1 taken back as well."""
         fmt = self.game.variant.format_action
-        for alt in alternatives:
-            if [fmt(a) for a in alt.actions[:len(retracted)]] == retracted:
-                return alt
-        return None
+        for line in (best, *alternatives):
+            if [fmt(a) for a in line.actions[:len(retracted)]] == retracted:
+                return line
+        return best
 
     def _playable(self, actions: list[Action]) -> bool:
         """Whether ``actions`` can be played in turn from the current position."""
