@@ -26,7 +26,7 @@ from typing import Any, Final
 from firmware_bridge.errors import BadSensorUrl, UnknownScheme
 from firmware_bridge.rig import Rig
 from firmware_bridge.sensor import Clock, Sensor
-from firmware_bridge.urls import Url
+from firmware_bridge.urls import Url, shown
 from firmware_bridge.urls import parse_url as parse_spec
 
 #: scheme -> "module:builder"; each builder is ``(parsed, rig, clock, options) -> Sensor``.
@@ -53,11 +53,11 @@ def parse_url(url: str) -> SensorUrl:
         UnknownScheme: a scheme not in :data:`SCHEMES`.
     """
     if "://" not in url.partition("?")[0]:
-        raise BadSensorUrl(f"{url!r} is not a sensor URL (expected scheme://..., one of "
+        raise BadSensorUrl(f"{shown(url)!r} is not a sensor URL (expected scheme://..., one of "
                            f"{', '.join(s + '://' for s in SCHEMES)})")
     parsed = parse_spec(url, BadSensorUrl)
     if parsed.scheme not in SCHEMES:
-        raise UnknownScheme(f"{url!r}: unknown sensor scheme {parsed.scheme!r} (known: "
+        raise UnknownScheme(f"{shown(url)!r}: unknown sensor scheme {parsed.scheme!r} (known: "
                             f"{', '.join(SCHEMES)})")
     return parsed
 
@@ -91,7 +91,7 @@ def open_sensor(url: str, *, rig: Rig | None = None, clock: Clock = time.monoton
     if record is not None:
         from firmware_bridge.recorder import EventRecorder
 
-        sensor.record_to(EventRecorder(record, header=f"recorded from {url}"))
+        sensor.record_to(EventRecorder(record, header=f"recorded from {shown(url)}"))
     return sensor.open()
 
 

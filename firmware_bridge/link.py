@@ -21,6 +21,7 @@ import serial
 from firmware_bridge.errors import BoardNotFound, BridgeError
 from firmware_bridge.events import LinkState
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
+from firmware_bridge.urls import shown
 
 #: Opens the transport and returns an open pyserial-like port (``read``, ``write``,
 #: ``in_waiting``, ``close``); raises BoardNotFound when it cannot.
@@ -47,7 +48,9 @@ def pyserial_factory(url: str, target: str, *, baudrate: int = 115200,
             return serial.serial_for_url(target, **kwargs)
         except (serial.SerialException, OSError, ValueError, re.error) as exc:
             # re.error: hwgrep:// takes a regular expression and pyserial compiles it
-            raise BoardNotFound(f"{url}: cannot open the board: {exc}") from exc
+            # pyserial's own message repeats the URL
+            raise BoardNotFound(f"{shown(url)}: cannot open the board: "
+                                f"{shown(str(exc), None)}") from exc
 
     return open_port
 

@@ -19,12 +19,15 @@ tests/test_architecture.py).
 
 Every fault raises the caller's error class (``BadSensorUrl``, ``ConfigError``) with one line
 that starts with the spec as written and names the option: ``sim://?debounce=0: option
-debounce=0 is out of range (1 to 100)``.
+debounce=0 is out of range (1 to 100)``. A password in it (an IP camera's
+``camera://rtsp://admin:PASSWORD@host/live``, a hub's ``mqtt://user:PASSWORD@host/club``) is
+never repeated: every message shows the spec through :func:`shown`.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -35,6 +38,8 @@ from urllib.parse import unquote
 MAX_NUMBER_CHARS: Final = 30
 #: How much of a spec an error line repeats.
 MAX_SPEC_CHARS: Final = 120
+#: ``scheme://user:password@``, at any depth (``camera://rtsp://user:password@host``)
+_PASSWORD: Final = re.compile(r"(://[^/?#@:]*):[^/?#@]*@")
 _TRUE: Final = ("1", "true", "yes", "on")
 _FALSE: Final = ("0", "false", "no", "off")
 
@@ -56,9 +61,7 @@ class Url:
 
     def fail(self, message: str) -> Exception:
         """The error to raise for ``message`` about this spec (``text: message``)."""
-        text = self.text if len(self.text) <= MAX_SPEC_CHARS else \
-            self.text[:MAX_SPEC_CHARS] + "..."
-        return self.error(f"{text}: {message}")
+        return self.error(f"{shown(self.text)}: {message}")
 
     def check_options(self, known: Iterable[str]) -> None:
         """Refuse any option not in ``known``."""
@@ -124,6 +127,18 @@ class Url:
                          f"{_number(high)})")
 
 
+def shown(text: str, limit: int | None = MAX_SPEC_CHARS) -> str:
+    """``text`` (a spec or URL, or a message that may quote one) as a message, a log line or
+    a recording may show it: any password in it replaced by ``***``, and at most ``limit``
+    characters of it.
+
+    Why: the operator types a camera's or a broker's password into the URL; the error lines
+    that repeat the URL end up in terminals on a club's big screen, in service logs and in
+    recorded event files that are shared."""
+    text = _PASSWORD.sub(r"\1:***@", text)
+    return text if limit is None or len(text) <= limit else text[:limit] + "..."
+
+
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
@@ -147,9 +162,9 @@ def parse_url(text: str, error: type[Exception] = ValueError) -> Url:
         scheme, _, target = head.partition(":")
         slashes = False
     if not scheme:
-        raise error(f"{text!r}: no scheme (expected name://..., e.g. sim:// or mock)")
+        raise error(f"{shown(text)!r}: no scheme (expected name://..., e.g. sim:// or mock)")
     if not all(c.isalnum() or c in "+-._" for c in scheme):
-        raise error(f"{text!r}: {scheme[:MAX_NUMBER_CHARS]!r} is not a scheme name")
+        raise error(f"{shown(text)!r}: {scheme[:MAX_NUMBER_CHARS]!r} is not a scheme name")
     url = Url(text, scheme.lower(), target, slashes=slashes, error=error)
     return replace(url, options=MappingProxyType(_options(url, query)))
 

@@ -346,3 +346,34 @@ def test_a_closed_pipe_ends_quietly() -> None:
         pass
     assert proc.wait(timeout=30) in (0, 1)
     assert proc.stderr is not None and proc.stderr.read() == b""
+
+
+def test_a_password_in_a_url_is_never_shown(tmp_path: Path) -> None:
+    """An IP camera's URL holds its password (``rtsp://admin:PASSWORD@camera/live``): every
+    line that repeats the URL shows ``***`` instead, in `watch`'s and `vision-track`'s errors
+    (a camera that does not answer, a bad option, a stream given without ``camera://``), in a
+    serial-over-network board's (pyserial's own message quotes it) and in the hub's. The
+    lines end up on a club's screen and in service logs."""
+    import socket
+
+    from firmware_bridge.urls import shown
+
+    with socket.socket() as free:  # a port nothing listens on: the camera does not answer
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    camera = f"rtsp://admin:pw-secret@127.0.0.1:{port}/live"
+    runs = [["watch", f"camera://{camera}"],
+            ["watch", f"camera://http://admin:pw-secret@127.0.0.1:{port}/video?corners=1,2"],
+            ["watch", f"camera://http://admin:pw-secret@127.0.0.1:{port}/video?fps=1&fps=2"],
+            ["watch", camera],
+            ["vision-track", camera, "--corners", "[[0,0],[400,0],[400,400],[0,400]]"],
+            ["sense", f"socket://admin:pw-secret@127.0.0.1:{port}"],
+            ["hub", "--mqtt", f"mqtts://admin:pw-secret@127.0.0.1:{port}/club?ca=/",
+             "--data", str(tmp_path)]]
+    for args in runs:
+        out = gravekeeper(args, timeout=60)
+        line = assert_one_line(out)
+        assert "pw-secret" not in line + out.stdout and "admin:***@" in line, line
+    assert shown("camera://rtsp://u:p@h/x?corners=1") == "camera://rtsp://u:***@h/x?corners=1"
+    assert shown("http://h/a@b") == "http://h/a@b"  # an @ in the path is no password
+    assert shown("mqtt://u@h/e") == "mqtt://u@h/e"  # a user name alone stays

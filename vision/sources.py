@@ -23,6 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from firmware_bridge.urls import shown
 from vision.errors import ImageReadError, SourceNotFoundError, SourceReadError, VisionError
 
 HEIF_SUFFIXES = frozenset({".heic", ".heif"})  # a phone's photos (iPhones save HEIC by default)
@@ -116,7 +117,7 @@ class CaptureSource(FrameSource):
             cap = cv2.VideoCapture(self._target)
         if not cap.isOpened():
             cap.release()
-            raise SourceNotFoundError(f"cannot open video source: {self.url}")
+            raise SourceNotFoundError(f"cannot open video source: {shown(self.url)}")
         self._cap = cap
         return cap
 

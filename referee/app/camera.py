@@ -61,7 +61,7 @@ import firmware_bridge
 from firmware_bridge.errors import BadSensorUrl, BoardNotFound
 from firmware_bridge.events import LinkState, Notice, Occupied, Withdraw
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
-from firmware_bridge.urls import Url
+from firmware_bridge.urls import Url, shown
 from firmware_bridge.urls import parse_url as parse_spec
 from referee.app.vision_track import (
     Decoder,
@@ -119,12 +119,13 @@ def parse_camera_url(url: str) -> tuple[str, Url]:
     else:
         target, _, query = rest.partition("?")
     if not target:
-        raise BadSensorUrl(f"{url!r}: no camera (e.g. camera://0 or camera:///path/game.mp4)")
+        raise BadSensorUrl(f"{shown(url)!r}: no camera (e.g. camera://0 or "
+                           "camera:///path/game.mp4)")
     blank = f"{SCHEME}?{query}"
     try:
         spec = parse_spec(blank, BadSensorUrl)
     except BadSensorUrl as err:  # said of the URL as written
-        raise BadSensorUrl(f"{url}: {str(err).removeprefix(blank + ': ')}") from None
+        raise BadSensorUrl(f"{shown(url)}: {str(err).removeprefix(blank + ': ')}") from None
     spec = replace(spec, text=url, target=target)
     spec.check_options(OPTIONS)
     if target.isdigit():
@@ -374,7 +375,7 @@ class CameraSensor(Sensor):
         try:
             self._source = open_source(self.target)
         except VisionError as err:
-            raise BoardNotFound(f"{self.url}: {err}") from None
+            raise BoardNotFound(f"{shown(self.url)}: {err}") from None
         if isinstance(self._source, FolderSource):
             self._source.unreadable = self._skip
         self._set_status(state="connected", last_heard=self._clock())
@@ -526,7 +527,7 @@ class CameraSensor(Sensor):
                     if not self._report(int(n * frame_ms), len(moves)):
                         return
         except (VisionError, OSError) as err:
-            self._finish(BoardNotFound(f"{self.url}: {err}"))
+            self._finish(BoardNotFound(f"{shown(self.url)}: {err}"))
             return
         self._finish()
 
@@ -614,7 +615,7 @@ def check_rolls(url: str, game: Game, rolls: bool) -> None:
     kinds = game.variant.kinds_done_by(A.DIE)
     if kinds and not rolls:
         raise BadSensorUrl(
-            f"{url[:120]}: a camera cannot read a die's face, and variant "
+            f"{shown(url)}: a camera cannot read a die's face, and variant "
             f"{game.variant.name!r} needs it ({'/'.join(sorted(kinds))}): referee it under "
             "`gravekeeper serve` (the players' pages roll) or with a rig that has a roll button")
 

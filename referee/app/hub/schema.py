@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from firmware_bridge.urls import shown
+
 VERSION: Final = 1
 ROOT: Final = "gravekeeper/v1"
 MAX_MESSAGE: Final = 256 * 1024
@@ -73,7 +75,7 @@ class MqttUrl:
 
 def _hidden(url: str) -> str:
     """``url`` as an error may show it: any password replaced by ``***``."""
-    return repr(re.sub(r"(://[^/?#@:]*):[^/?#@]*@", r"\1:***@", url))
+    return repr(shown(url))
 
 
 def parse_mqtt_url(url: str) -> MqttUrl:
