@@ -296,6 +296,8 @@ class CameraSensor(Sensor):
         self.unsure: tuple[int, int] = (0, 0)
         self._puzzled = False  # the tracker's puzzled state when last looked at
         self._view_said = False  # whether the camera said it sees the board from low down
+        #: what the camera says while it sees the board from low down; "" otherwise
+        self.low_view = ""
 
     @property
     def puzzled(self) -> str:
@@ -308,18 +310,22 @@ class CameraSensor(Sensor):
                 f"put the position back or {self.CORNERS_HINT}")
 
     def view(self, corners: Corners, shape: tuple[int, ...]) -> None:
-        """Once the board is found (sensor thread): a notice, once, when the camera sees it
-        from low down (under LOW_VIEW_DEG above the table), where pieces hide the squares
+        """Where the board is (sensor thread): :attr:`low_view` says whether the camera sees
+        it from low down (under LOW_VIEW_DEG above the table), where pieces hide the squares
         behind them and some moves cannot be told apart (a pawn e7-e5 from e7-e6 behind the
-        e4 pawn): the people at the board can raise it before the game goes on."""
+        e4 pawn); the first time, a notice too, so that the people at the board can raise it
+        before the game goes on."""
         elevation = view_elevation(corners, shape)
-        if self._view_said or elevation is None or elevation >= LOW_VIEW_DEG:
+        if elevation is None or elevation >= LOW_VIEW_DEG:
+            self.low_view = ""
             return
-        self._view_said = True
-        self._emit(Notice(self._now_ms(), (
+        self.low_view = (
             f"the camera sees the board from low down (about {elevation:.0f} degrees above the "
             "table): pieces hide the squares behind them, so some moves cannot be told apart; "
-            "raise it to 60 degrees or more (from above is best)")))
+            "raise it to 60 degrees or more (from above is best)")
+        if not self._view_said:
+            self._view_said = True
+            self._emit(Notice(self._now_ms(), self.low_view))
 
     def puzzle(self) -> None:
         """After a step (sensor thread): a notice when the tracker has just become puzzled,

@@ -465,7 +465,6 @@ class PhoneSensor(CameraSensor):
                 others, missing = self._second_board(frame, pixels, size)
                 self.tracker = Tracker(pixels, game=self._game, stabilise=self.stabilise,
                                        others=others)
-                self.view(pixels, frame.shape)
                 detail = missing or detail or "board found"
         moves = []
         if self.tracker is not None:
@@ -476,10 +475,11 @@ class PhoneSensor(CameraSensor):
             if not detail:
                 detail = "following the board"
             self._follow_corners(size)
+            self.view(self.tracker.corners, frame.shape)  # a phone in the hand moves
         self._seen += len(moves)
         self._doubt()
         self.puzzle()
-        detail = self.puzzled or detail
+        detail = self.puzzled or self.low_view or detail
         self._set_status(last_heard=self._clock())
         with self._lock:
             self._state = self._make_state(frames=self._state.frames + 1,

@@ -73,7 +73,8 @@ def test_watch_says_once_that_the_camera_sees_the_board_from_low_down(tmp_path: 
 
 
 def test_the_phone_says_so_too() -> None:
-    """A phone (``phone://``) held low: the same note, once, among its events."""
+    """A phone (``phone://``) held low: the same note, once, among its events, and the
+    camera page's status line says it while the phone stays low."""
     from firmware_bridge.errors import SensorTimeout
     from firmware_bridge.events import Notice
     from referee.app.phone import PhoneSensor
@@ -92,6 +93,7 @@ def test_the_phone_says_so_too() -> None:
             while sensor.state().frames <= k:
                 assert time.monotonic() < deadline, "the frame was not judged"
                 time.sleep(0.002)
+            assert sensor.state().detail == _low_note(35)
         notes = []
         with contextlib.suppress(SensorTimeout):  # every event read
             for event in sensor.events(0.5):
