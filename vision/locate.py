@@ -467,6 +467,25 @@ def locate_board(image: Frame, previous: Corners | None = None) -> Corners:
     return _orient(image, corners)
 
 
+def refine_corners(image: Frame, corners: Corners) -> Corners:
+    """``corners`` (a8, h8, h1, a1, as labelled) fitted again to the lattice in ``image``: the
+    7x7 inner corners they predict, each moved to the nearest saddle point (:func:`_refine`),
+    the labelling kept. Unchanged where the picture shows too few of them.
+
+    Why: a board placed by the start position a square or two along its lattice
+    (``referee.app.vision_track.place_by_position``) is a homography extrapolated past the
+    squares it was fitted on; seen from White's side at 45 degrees the lattice had been found
+    two ranks towards the far side, and moved back it stood 0.4 of a square off."""
+    scale = min(1.0, MAX_SIDE / max(image.shape[:2]))
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    board = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
+    h = cv2.getPerspectiveTransform(board, np.asarray(corners, dtype=np.float32) * scale)
+    return np.asarray(_outer(_refine(grey, np.asarray(h, dtype=np.float64))) / scale,
+                      dtype=np.float32)
+
+
 def _frame_homography(grey: Any) -> Matrix:
     """Board coordinates 0..8 -> the whole image."""
     rows, cols = grey.shape[:2]

@@ -86,6 +86,7 @@ from vision.geometry import (
     warp_board,
     warp_widened,
 )
+from vision.locate import refine_corners
 from vision.sources import Frame
 from vision.stabilise import Stabiliser, scene_motion
 
@@ -806,27 +807,39 @@ def _agree(reading: BoardReading, order: Any) -> np.ndarray[Any, np.dtype[np.flo
 
 
 def place_by_position(frame: Frame, corners: Corners, game: Game) -> Corners:
-    """Of the board found at ``corners`` in its four labellings, each also moved by up to a
-    square each way along the lattice (:func:`shifted_windows`), the one whose squares the
+    """Of the board found at ``corners`` in its four labellings, each also moved by up to two
+    squares each way along the lattice (:data:`PLACE_SHIFTS`), the one whose squares the
     classifier finds closest to the game's current position (the start position, or wherever
     the referee's game stands): which side is White, read from the pieces the game says are
-    there rather than guessed from one photo. Unchanged on a tie (an empty board).
+    there rather than guessed from one photo. Unchanged on a tie (an empty board). A window
+    moved is fitted to the lattice again where it now stands
+    (:func:`vision.locate.refine_corners`), unless that fits the position worse.
 
     Why the turns and the shifts: seen obliquely from a player's side, the start position's
     far ranks are a wall of tall pieces, and the lattice was found a rank off (the table's
     edge taken for the near rank) and labelled a quarter turn off; ``watch camera://`` then
-    saw no move at all in rendered games seen at near/far 1.36 and 1.50."""
+    saw no move at all in rendered games seen at near/far 1.36 and 1.50. Two squares: from
+    White's side at 45 degrees (and from the h-file's at 35 and 45) the start position was
+    found two ranks towards the far side and turned 180 degrees, and a square's shift left
+    it a rank off: no move of the game was seen."""
     expected = np.asarray(occupancy_of(game.state, board_index(game.variant)))
     if not expected.any():
         return corners
-    best, best_score = corners, -1
-    for window in shifted_windows(corners):
+
+    def score(option: Corners) -> int:
+        seen = _to_index_order(classify_board(warp_board(frame, option)).labels)
+        return int(np.sum(seen == expected))
+
+    best, best_score, moved = corners, -1, False
+    for k, window in enumerate(shifted_windows(corners, PLACE_SHIFTS)):
         for turn in range(4):
             option = rotate_corners(window, turn)
-            seen = _to_index_order(classify_board(warp_board(frame, option)).labels)
-            score = int(np.sum(seen == expected))
-            if score > best_score:
-                best, best_score = option, score
+            if (found := score(option)) > best_score:
+                best, best_score, moved = option, found, k > 0
+    if moved:  # extrapolated past the squares it was fitted on: fitted again where it is
+        refined = refine_corners(frame, best)
+        if score(refined) >= best_score:
+            return refined
     return best
 
 
@@ -837,16 +850,20 @@ Swept = tuple[Corners, Corners, np.ndarray[Any, Any] | None]
 
 #: The shifts (files right, ranks down in the warped board) of :func:`shifted_windows`' windows.
 WINDOW_SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+#: ... and of :func:`place_by_position`'s: up to two squares each way, the nearest first
+PLACE_SHIFTS = tuple(sorted(((dx, dy) for dy in range(-2, 3) for dx in range(-2, 3)),
+                            key=lambda s: (abs(s[0]) + abs(s[1]), max(abs(s[0]), abs(s[1])))))
 
 
-def shifted_windows(corners: Corners) -> list[Corners]:
-    """The 8x8 windows of the lattice of the board at ``corners`` moved by up to one square
-    each way (``corners`` itself first): a lattice repeats, and a crowded or partly hidden
+def shifted_windows(corners: Corners,
+                    shifts: tuple[tuple[int, int], ...] = WINDOW_SHIFTS) -> list[Corners]:
+    """The 8x8 windows of the lattice of the board at ``corners`` moved by ``shifts`` (files,
+    ranks; ``corners`` itself first): a lattice repeats, and a crowded or partly hidden
     board can be found a square off."""
     board = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
     h = cv2.getPerspectiveTransform(board, np.asarray(corners, dtype=np.float32))
     out = []
-    for dx, dy in WINDOW_SHIFTS:
+    for dx, dy in shifts:
         moved = (board + np.array([dx, dy], dtype=np.float32)).reshape(-1, 1, 2)
         out.append(np.asarray(cv2.perspectiveTransform(moved, h).reshape(4, 2),
                               dtype=np.float32))

@@ -569,6 +569,20 @@ def test_watch_finds_an_obliquely_seen_board_of_tall_pieces(tmp_path: Path) -> N
     assert f"# moves: {' '.join(moves)}" in proc.stdout.splitlines()
 
 
+def test_watch_finds_a_board_seen_from_whites_side_at_45_degrees(tmp_path: Path) -> None:
+    """``watch camera://FOLDER``, no corners, a phone on a tripod at 45 degrees on White's
+    side: the start position was found two ranks off and turned, placed a rank off, and only
+    one (wrong) move was seen (tests/vision/test_locate.py,
+    test_a_start_position_found_two_ranks_off_is_placed_by_its_pieces). Now every move."""
+    camera = V.orbit_camera(0.0, 45.0)
+    moves = V.random_game(8, seed=3)
+    folder = V.write_folder(tmp_path / "45", V.rendered_game(moves, camera, 3))
+    proc = subprocess.run([EXE, "watch", f"camera://{folder}?fast=1"], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert f"# moves: {' '.join(moves)}" in proc.stdout.splitlines(), proc.stdout
+
+
 def test_camera_position_from_the_corners() -> None:
     """The camera's place comes back from the board's corners alone (square pixels, the
     optical axis through the picture's centre), from a player's side and from a corner;
