@@ -310,11 +310,11 @@ class CameraSensor(Sensor):
                 f"put the position back or {self.CORNERS_HINT}")
 
     def view(self, corners: Corners, shape: tuple[int, ...]) -> None:
-        """Where the board is (sensor thread): :attr:`low_view` says whether the camera sees
-        it from low down (under LOW_VIEW_DEG above the table), where pieces hide the squares
-        behind them and some moves cannot be told apart (a pawn e7-e5 from e7-e6 behind the
-        e4 pawn); the first time, a notice too, so that the people at the board can raise it
-        before the game goes on."""
+        """Where the board is now (sensor thread, after each frame): :attr:`low_view` says
+        whether the camera sees it from low down (under LOW_VIEW_DEG above the table), where
+        pieces hide the squares behind them and some moves cannot be told apart (a pawn e7-e5
+        from e7-e6 behind the e4 pawn); the first time, a notice too, so that the people at
+        the board can raise it before the game goes on."""
         elevation = view_elevation(corners, shape)
         if elevation is None or elevation >= LOW_VIEW_DEG:
             self.low_view = ""
@@ -526,7 +526,6 @@ class CameraSensor(Sensor):
                 if self.tracker is None:
                     try:
                         self.tracker = self._tracker(frame, stills)
-                        self.view(self.tracker.corners, frame.shape)
                     except BoardNotFoundError:
                         # A hand or the player over the board on the first frames: try the
                         # next ones (a folder: its next LOCATE_TRIES photos) before giving up.
@@ -544,6 +543,7 @@ class CameraSensor(Sensor):
                 at = arrived if arrived is not None else n * frame_ms / 1000.0
                 n += 1
                 moves = self.tracker.step(frame, at)
+                self.view(self.tracker.corners, frame.shape)  # re-found when bumped
                 self._doubt()
                 self.puzzle()
                 self._set_status(last_heard=self._clock())
