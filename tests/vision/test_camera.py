@@ -554,29 +554,21 @@ def test_watch_prints_the_line_the_camera_settles_on(tmp_path: Path) -> None:
     assert f"# moves: {' '.join(moves)}" in lines
 
 
-def test_watch_finds_an_obliquely_seen_board_of_tall_pieces(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("view", "plies", "seed"), [("near/far 1.36", 12, 5),
+                                                     ("White's side, 45 degrees", 8, 3)])
+def test_watch_finds_an_obliquely_seen_board_of_tall_pieces(tmp_path: Path, view: str,
+                                                            plies: int, seed: int) -> None:
     """``watch camera://FOLDER`` as a real process, no corners given, on a rendered game seen
-    from White's side (near/far 1.36): at the start the far ranks are a wall of tall pieces,
+    from White's side. Near/far 1.36: at the start the far ranks are a wall of tall pieces,
     and the board was found a rank off and labelled a quarter turn off, so no move was seen
-    at all. The board found is now placed and labelled by the start position (four turns,
-    windows moved by up to a square), and the game follows."""
-    camera = V.oblique_camera(12.0, 4.0)
-    moves = V.random_game(12, seed=5)
-    folder = V.write_folder(tmp_path / "oblique", V.rendered_game(moves, camera, 5))
-    proc = subprocess.run([EXE, "watch", f"camera://{folder}?fast=1"], capture_output=True,
-                          text=True, timeout=120, check=False)
-    assert proc.returncode == 0, proc.stderr
-    assert f"# moves: {' '.join(moves)}" in proc.stdout.splitlines()
-
-
-def test_watch_finds_a_board_seen_from_whites_side_at_45_degrees(tmp_path: Path) -> None:
-    """``watch camera://FOLDER``, no corners, a phone on a tripod at 45 degrees on White's
-    side: the start position was found two ranks off and turned, placed a rank off, and only
-    one (wrong) move was seen (tests/vision/test_locate.py,
-    test_a_start_position_found_two_ranks_off_is_placed_by_its_pieces). Now every move."""
-    camera = V.orbit_camera(0.0, 45.0)
-    moves = V.random_game(8, seed=3)
-    folder = V.write_folder(tmp_path / "45", V.rendered_game(moves, camera, 3))
+    at all. At 45 degrees (a phone on a tripod): the start position was found two ranks off
+    and turned, placed a rank off, and one wrong move was all (tests/vision/test_locate.py,
+    test_a_start_position_found_two_ranks_off_is_placed_by_its_pieces). The board found is
+    now placed and labelled by the start position (four turns, windows moved by up to two
+    squares and fitted again), and the game follows."""
+    camera = V.oblique_camera(12.0, 4.0) if view.startswith("near") else V.orbit_camera(0.0, 45.0)
+    moves = V.random_game(plies, seed=seed)
+    folder = V.write_folder(tmp_path / "oblique", V.rendered_game(moves, camera, seed))
     proc = subprocess.run([EXE, "watch", f"camera://{folder}?fast=1"], capture_output=True,
                           text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr
