@@ -441,6 +441,14 @@ def _nearest_turn(corners: Corners, previous: Corners) -> Corners:
     return min(turns, key=lambda t: float(np.linalg.norm(t - previous, axis=1).sum()))
 
 
+def _grey(image: Frame) -> tuple[Any, float]:
+    """``image`` in grey, shrunk to at most MAX_SIDE pixels a side, and the scale it took."""
+    scale = min(1.0, MAX_SIDE / max(image.shape[:2]))
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), scale
+
+
 def locate_board(image: Frame, previous: Corners | None = None) -> Corners:
     """Find the board's outer corners (a8, h8, h1, a1) in ``image``.
 
@@ -451,10 +459,7 @@ def locate_board(image: Frame, previous: Corners | None = None) -> Corners:
     Raises:
         BoardNotFoundError: no 7x7 inner-corner lattice was found.
     """
-    scale = min(1.0, MAX_SIDE / max(image.shape[:2]))
-    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
-                                                  interpolation=cv2.INTER_AREA)
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    grey, scale = _grey(image)
     h = _board_homography(grey)
     if h is None:
         h = _frame_homography(grey)  # a rectified frame crowded with pieces
@@ -476,10 +481,7 @@ def refine_corners(image: Frame, corners: Corners) -> Corners:
     (``referee.app.vision_track.place_by_position``) is a homography extrapolated past the
     squares it was fitted on; seen from White's side at 45 degrees the lattice had been found
     two ranks towards the far side, and moved back it stood 0.4 of a square off."""
-    scale = min(1.0, MAX_SIDE / max(image.shape[:2]))
-    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
-                                                  interpolation=cv2.INTER_AREA)
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    grey, scale = _grey(image)
     board = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
     h = cv2.getPerspectiveTransform(board, np.asarray(corners, dtype=np.float32) * scale)
     return np.asarray(_outer(_refine(grey, np.asarray(h, dtype=np.float64))) / scale,
