@@ -57,6 +57,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 import firmware_bridge
 from firmware_bridge.errors import BadSensorUrl, BoardNotFound
 from firmware_bridge.events import LinkState, Notice, Occupied, Withdraw
@@ -296,6 +298,8 @@ class CameraSensor(Sensor):
         self.unsure: tuple[int, int] = (0, 0)
         self._puzzled = False  # the tracker's puzzled state when last looked at
         self._view_said = False  # whether the camera said it sees the board from low down
+        #: the corners and picture shape :meth:`view` last judged
+        self._viewed: tuple[Corners, tuple[int, ...]] | None = None
         #: what the camera says while it sees the board from low down; "" otherwise
         self.low_view = ""
 
@@ -314,7 +318,12 @@ class CameraSensor(Sensor):
         whether the camera sees it from low down (under LOW_VIEW_DEG above the table), where
         pieces hide the squares behind them and some moves cannot be told apart (a pawn e7-e5
         from e7-e6 behind the e4 pawn); the first time, a notice too, so that the people at
-        the board can raise it before the game goes on."""
+        the board can raise it before the game goes on. Judged again only when the corners
+        moved (a fixed camera's: once; 0.13 ms each time)."""
+        if (self._viewed is not None and self._viewed[1] == tuple(shape)
+                and np.array_equal(self._viewed[0], corners)):
+            return
+        self._viewed = (np.array(corners, dtype=np.float32), tuple(shape))
         elevation = view_elevation(corners, shape)
         if elevation is None or elevation >= LOW_VIEW_DEG:
             self.low_view = ""
