@@ -134,15 +134,15 @@ def rtp_h264(units: list[bytes]) -> list[bytes]:
 
 class RtspCamera:
     """Serves ``frames`` at ``fps`` to one RTSP client on 127.0.0.1 at ``path``: JPEG
-    bytes, or with ``h264`` each frame's NAL units (:func:`h264_access_units`); ``audio``
-    adds a mu-law track. Use as a context manager; :attr:`url` is where to point the
+    bytes, or each frame's H.264 NAL units (:func:`h264_access_units`); ``audio`` adds a
+    mu-law track. Use as a context manager; :attr:`url` is where to point the
     client."""
 
     def __init__(self, frames: Sequence[bytes | list[bytes]], fps: float, *,
-                 h264: bool = False, audio: bool = False, path: str = "/live") -> None:
+                 audio: bool = False, path: str = "/live") -> None:
         self.frames = frames
         self.fps = fps
-        self.h264 = h264
+        self.h264 = isinstance(frames[0], list)  # NAL units, not a JPEG
         self.audio = audio
         self._server = socket.create_server(("127.0.0.1", 0))
         self.url = f"rtsp://127.0.0.1:{self._server.getsockname()[1]}{path}"
@@ -254,8 +254,8 @@ class RtspCamera:
 
     def _stream(self, conn: socket.socket) -> None:
         """The frames at ``fps`` (and the sound's packets every AUDIO_MS), by the clock."""
-        video = _Track(0, H264_TYPE if self.h264 else 26, 90000)
-        sound = _Track(2, 0, 8000)
+        video = _Track(0, H264_TYPE if self.h264 else 26)  # clocks: 90 kHz ...
+        sound = _Track(2, 0)  # ... and 8 kHz (the stamps below)
         start = time.monotonic()
         heard = 0  # sound packets sent
         for k, frame in enumerate(self.frames):
@@ -291,10 +291,10 @@ def _rtp_jpeg_payloads(jpeg: bytes) -> list[bytes]:
 
 
 class _Track:
-    """One RTP stream on interleaved ``channel``: its payload type, clock and sequence."""
+    """One RTP stream on interleaved ``channel``: its payload type and sequence."""
 
-    def __init__(self, channel: int, payload_type: int, clock: int) -> None:
-        self.channel, self.payload_type, self.clock = channel, payload_type, clock
+    def __init__(self, channel: int, payload_type: int) -> None:
+        self.channel, self.payload_type = channel, payload_type
         self.seq = 0
 
     def send(self, conn: socket.socket, payloads: list[bytes], stamp: int) -> bool:

@@ -169,7 +169,7 @@ def test_watch_camera_rtsp_stream(data: Path, codec: str) -> None:
     send."""
     frames = V.video_frames(data / "videos" / "scholarsmate.avi")
     if codec == "h264":
-        camera = RtspCamera(h264_access_units(frames, 20.0), 20.0, h264=True, audio=True,
+        camera = RtspCamera(h264_access_units(frames, 20.0), 20.0, audio=True,
                             path="/h264_ulaw.sdp")
     else:
         camera = RtspCamera([cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
