@@ -21,7 +21,7 @@ it owns), where bench/memory.py's sensor path keeps it once: its target of 3 MB 
 (about 2 KB an action) and a margin of 1 MB, this one two pasts and the same margin. Measured
 on 2,000 photos: 3.1-4.1 MB. Exits 1 when a target is missed.
 
-Run: .venv/bin/python -m bench.camera_memory [ACTIONS]   (default 2,000, at least 1,000; 4 min)
+Run: .venv/bin/python bench/camera_memory.py [ACTIONS]   (default 2,000, at least 1,000; 4 min)
 """
 
 from __future__ import annotations
@@ -30,6 +30,10 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+
+if not __package__:  # run as a file: this folder (first on the path) would stand in for the
+    # vision package and hide the bench package; the repo root instead, as `python -m bench...`
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import cv2
 import numpy as np

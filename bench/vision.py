@@ -1,7 +1,7 @@
 """Camera pipeline speed at 1280x720 on one thread: decode + warp + classify + decide.
 
-Usage: .venv/bin/python -m bench.vision [DATA_DIR]   (default ../shared/vision; run as a
-module, from the repo root: as a script this file would shadow the vision package)
+Usage: .venv/bin/python bench/vision.py [DATA_DIR]   (default ../shared/vision, from the repo
+root; ``-m bench.vision`` runs it too)
 
 The shared game video is scaled to 1280x720 and JPEG-encoded in memory (a webcam's MJPEG
 stream), then played as a 30 frames/s stream through the same tracker the ``camera://`` sensor
@@ -39,6 +39,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+if not __package__:  # run as a file: this folder (first on the path) would stand in for the
+    # vision package and hide the bench package; the repo root instead, as `python -m bench...`
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 import cv2
 import numpy as np
@@ -234,6 +238,10 @@ def _report(n: int, ref_fps: float, judged_fps: float, still: Figures, hand: Fig
 def main() -> int:
     cv2.setNumThreads(1)
     data = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/vision")
+    if not (data / "videos" / "scholarsmate.avi").is_file():
+        print(f"no videos/scholarsmate.avi in {data}: give the shared vision folder",
+              file=sys.stderr)
+        return 2
     jpgs, corners = _stream(data / "videos" / "scholarsmate.avi")
     with open_source(str(data / "videos" / "scholarsmate.avi")) as src:
         shaken, truth = V.handheld(list(src.frames()), 1)

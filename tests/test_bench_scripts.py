@@ -1,0 +1,26 @@
+"""The benches run as files, as README shows (``python bench/vision.py``), not only as modules:
+a bench named like a package (``bench/vision.py``) once stood in for the ``vision`` package
+when run as a file and stopped with an import error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(("bench", "argument", "said"), [
+    ("vision.py", "/nonexistent", "no videos/scholarsmate.avi in /nonexistent"),
+    ("camera_memory.py", "10", "10 actions are too few"),
+])
+def test_a_bench_run_as_a_file_answers_a_bad_argument_in_one_line(
+        bench: str, argument: str, said: str) -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / bench), argument], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    out = (proc.stdout + proc.stderr).strip()
+    assert proc.returncode == 2, out
+    assert out.startswith(said) and len(out.splitlines()) == 1, out
