@@ -84,6 +84,10 @@ class FrameSource:
     def __init__(self, url: str) -> None:
         self.url = url
 
+    def open(self) -> None:
+        """Open the source now rather than at the first frame, so that a camera or stream
+        that cannot be opened fails here (a folder or a photo opens nothing ahead)."""
+
     def frames(self) -> Iterator[Frame]:
         """Yield frames in order (opens the source on first use)."""
         raise NotImplementedError
@@ -120,6 +124,10 @@ class CaptureSource(FrameSource):
             raise SourceNotFoundError(f"cannot open video source: {shown(self.url)}")
         self._cap = cap
         return cap
+
+    def open(self) -> None:
+        if self._cap is None:
+            self._open()
 
     def frames(self) -> Iterator[Frame]:
         cap = self._cap if self._cap is not None else self._open()

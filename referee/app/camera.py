@@ -409,7 +409,10 @@ class CameraSensor(Sensor):
 
     def _open(self) -> None:
         try:
+            # opened here, not by the reader: a camera that is not there fails before the
+            # sensor says it is open (`watch` printed "sensor ready", then the error)
             self._source = open_source(self.target)
+            self._source.open()
         except VisionError as err:
             raise BoardNotFound(f"{shown(self.url)}: {err}") from None
         if isinstance(self._source, FolderSource):

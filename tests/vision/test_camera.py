@@ -19,6 +19,7 @@ import pytest
 
 from referee.app.camera import parse_camera_url
 from referee.app.vision_track import Tracker
+from referee.app.watch import READY_LINE
 from referee.rules.game import Game
 from tests.long import nightly
 from tests.processes import finish
@@ -184,6 +185,18 @@ def test_watch_camera_bad_target() -> None:
                           capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "no such" in proc.stderr
+
+
+@pytest.mark.parametrize("url", ["camera://9", "camera:///etc/hostname"])
+def test_watch_camera_that_cannot_be_opened_never_says_it_is_ready(url: str) -> None:
+    """No camera 9 on the machine, a file that is no video: one line, exit 2, and `watch`
+    never said "sensor ready" first (it did, before the capture was opened ahead)."""
+    proc = subprocess.run([EXE, "watch", url], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == f"gravekeeper watch: {url}: cannot open video source: " \
+        f"{url.removeprefix('camera://').replace('9', 'camera:9')}", proc.stderr
+    assert READY_LINE not in proc.stdout, proc.stdout
 
 
 def test_watch_camera_that_never_answers_is_one_error() -> None:
