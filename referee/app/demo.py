@@ -10,6 +10,13 @@ device). Each step prints the board, the LED map and the display text; ``--captu
 writes them as PNG pictures. Off-board choices (a Zombie burial, a Masquerade assignment) are
 made as a player would on a phone. The session (sensor, referee, LEDs, display, event pump) is
 :mod:`referee.app.runner`'s, the same as ``watch`` and ``run`` use.
+
+``gravekeeper demo SENSOR_URL`` shows the same for a game played elsewhere, as ``watch`` and
+``serve`` take any sensor: a camera (``camera:///path/game.mp4``, ``camera://0``), a DGT
+board, an event file. Nobody plays on a simulated board then: each action the referee makes
+of what the sensor sees is printed with the LED map (mock LEDs) and the display text, until
+the stream ends or Ctrl-C. Why: the camera referee's LEDs and display could otherwise only be
+seen on a rig's hardware.
 """
 
 from __future__ import annotations
@@ -236,8 +243,27 @@ def _private_choices(player: Player, referee: Referee, out: TextIO) -> None:
         referee.private_action(text)
 
 
+def run_sensor_demo(url: str, variant: str, options: dict[str, Any], seed: int, out: TextIO,
+                    capture: Path | None = None) -> Game:
+    """The demo's steps (board, LED map, display text; PNGs in ``capture``) for the game the
+    sensor at ``url`` sees, until its stream ends or Ctrl-C / SIGTERM; returns the game."""
+    from referee.app.watch import stop_requests
+
+    game = Game(variant, options, seed=seed)
+    printer = DemoPrinter(game, out, capture)
+    settings = SessionSettings(variant=variant, options=options, seed=seed, leds="mock",
+                               display="dummy")
+    with open_session(url, game, settings, on_shown=printer) as session, \
+            stop_requests() as stopped:
+        session.referee.start()
+        session.pump.run(stop=stopped)
+    return game
+
+
 #: More turns than any game lasts (the demo stops when the game ends anyway).
 MAX_TURNS = 2000
+#: What only the demo's own simulated board does: refused beside a sensor URL.
+OWN_BOARD_ONLY = ("turns", "pace", "noise", "firmware", "random")
 
 
 def demo_main(argv: list[str]) -> int:
@@ -245,26 +271,42 @@ def demo_main(argv: list[str]) -> int:
     from referee.app.cli import _options
 
     parser = CommandParser(prog="gravekeeper demo")
+    parser.add_argument("url", nargs="?", metavar="SENSOR_URL",
+                        help="referee what this sensor sees (camera://..., dgt://..., "
+                        "replay://...) instead of playing on the simulated board")
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--options", help="variant options as a JSON object")
     parser.add_argument("--seed", type=whole_number, default=1)
-    parser.add_argument("--turns", type=int_in(0, MAX_TURNS), default=24)
+    parser.add_argument("--turns", type=int_in(0, MAX_TURNS), help="at most this many (24)")
     parser.add_argument("--capture", type=Path, help="write LED and display PNGs here")
-    parser.add_argument("--pace", type=float_in(0.0, 60.0), default=0.0,
-                        help="seconds to pause per turn")
+    parser.add_argument("--pace", type=float_in(0.0, 60.0),
+                        help="seconds to pause per turn (0)")
     parser.add_argument("--noise", action="store_true", help="add switch bounce and brushes")
-    parser.add_argument("--firmware", choices=("python", "micropython"), default="python",
-                        help="the simulated board runs the firmware's logic in this process, "
-                        "or pico_main.py on MicroPython's Unix port")
+    parser.add_argument("--firmware", choices=("python", "micropython"),
+                        help="the simulated board runs the firmware's logic in this process "
+                        "(python, the default), or pico_main.py on MicroPython's Unix port")
     parser.add_argument("--random", action="store_true",
                         help="random legal moves instead of the variant's showcase")
     args = parser.parse_args(argv)
     if args.capture is not None and args.capture.exists() and not args.capture.is_dir():
         return fail("gravekeeper demo", f"--capture {args.capture}: exists and is not a folder")
     options = _options(args.options)
-    source = None if args.random else showcase_source(args.variant, options, args.seed)
-    game = run_demo(args.variant, options, args.seed, args.turns, sys.stdout,
-                    args.capture, args.pace, args.noise, args.firmware, source)
+    if args.url is not None:
+        given = [f"--{name}" for name in OWN_BOARD_ONLY
+                 if getattr(args, name) is not None and getattr(args, name) is not False]
+        if given:
+            return fail("gravekeeper demo", f"{' and '.join(given)}: only for the demo's own "
+                        "simulated board, not with a sensor URL")
+        if args.url.startswith("sim:"):
+            return fail("gravekeeper demo", f"{args.url[:60]}: nobody plays on a simulated "
+                        "board given as a URL: run `gravekeeper demo` without one")
+        game = run_sensor_demo(args.url, args.variant, options, args.seed, sys.stdout,
+                               args.capture)
+    else:
+        source = None if args.random else showcase_source(args.variant, options, args.seed)
+        game = run_demo(args.variant, options, args.seed,
+                        24 if args.turns is None else args.turns, sys.stdout, args.capture,
+                        args.pace or 0.0, args.noise, args.firmware or "python", source)
     end = game.outcome
     print(f"=== {len(game.played)} actions refereed; result {end.result} {end.reason}".rstrip())
     print("=== moves: " + " ".join(game.public_action_texts()))

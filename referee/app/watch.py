@@ -163,7 +163,7 @@ def run_live(url: str, settings: SessionSettings, rig: Rig | None, journal_path:
                 publisher.start(referee)  # the hub's arbiter commands run on the referee
             referee.start()
             try:
-                with _stop_requests() as stopped:
+                with stop_requests() as stopped:
                     session.pump.run(stop=stopped)
             except KeyboardInterrupt:
                 pass
@@ -190,7 +190,7 @@ def _resumed_clock(settings: SessionSettings, journal: Journal | None) -> ChessC
 
 
 @contextlib.contextmanager
-def _stop_requests() -> Iterator[Callable[[], bool]]:
+def stop_requests() -> Iterator[Callable[[], bool]]:
     """Ctrl-C and SIGTERM (``kill``, systemd stopping ``run``) end the game between two steps of
     the pump: the lines still held are printed and the game summed up. Why not raise at once:
     an exception raised wherever the main thread stands lost a held line that was being printed

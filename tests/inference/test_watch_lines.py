@@ -63,10 +63,10 @@ def test_a_signal_asks_the_pump_to_stop_and_a_second_one_interrupts() -> None:
 
     import pytest
 
-    from referee.app.watch import _stop_requests
+    from referee.app.watch import stop_requests
 
     before = signal.getsignal(signal.SIGTERM)
-    with _stop_requests() as stopped:
+    with stop_requests() as stopped:
         assert not stopped()
         os.kill(os.getpid(), signal.SIGTERM)  # delivered before kill returns (to ourselves)
         assert stopped()

@@ -62,6 +62,23 @@ def test_watch_camera_video_real_time(data: Path) -> None:
     assert _watch(url) == MOVES
 
 
+def test_demo_shows_the_camera_game_with_its_leds_and_display(data: Path,
+                                                               tmp_path: Path) -> None:
+    """``demo camera://...`` (the issue: watch, serve and demo take a camera like any sensor):
+    the shared video's 7 moves and the mate, each step with the LED map and the display text,
+    and their pictures with ``--capture``."""
+    url = f"camera://{data / 'videos' / 'scholarsmate.avi'}?corners={CORNERS}&fast=1"
+    proc = subprocess.run([EXE, "demo", url, "--capture", str(tmp_path)], capture_output=True,
+                          text=True, timeout=180, check=False)
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[-2:] == ["=== 7 actions refereed; result 1-0 checkmate",
+                          f"=== moves: {' '.join(MOVES)}"]
+    assert "Display: Game over | 1-0 | checkmate - 1-0" in lines
+    assert sum(line.startswith("LEDs: ") for line in lines) == 7
+    assert {p.name for p in tmp_path.iterdir()} >= {"step-007-leds.png", "step-007-display.png"}
+
+
 class _Mjpeg(http.server.BaseHTTPRequestHandler):
     frames: list[bytes] = []
 
