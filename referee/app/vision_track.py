@@ -1242,6 +1242,14 @@ class Decoder:
         # agreeing on its new content) can explain the frame; the best of them must beat the
         # next by a margin. The others are not scored at all (most of a position's thousand).
         changed = (big > 0) | ((big > WEAK_CHANGE - 1.0) & (support > 0))
+        if not self.guess:
+            # In a video, a sequence of moves (re-synchronising over one missed) shows each
+            # of its squares clearly once the board settles: one that changed by less than
+            # twice the threshold counts only with the classifier not against it. A player's
+            # arm held still over the h-file (the shared video, corners found: off by up to
+            # 6 px) was taken for h2-h4, Nf6xh5, Rh1-h3, with f6 changed by 1.3 thresholds and
+            # read a black piece still, instead of waiting for Qxf7#.
+            changed &= (length[:, None] < 2) | (big >= 1.0) | (support > 0)
         plausible = np.flatnonzero(np.all(changed | ~(mask & ~veiled), axis=1))
         if not len(plausible):
             return Decision(None, 0.0, 0)
