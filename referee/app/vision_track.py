@@ -827,11 +827,11 @@ def place_by_position(frame: Frame, corners: Corners, game: Game) -> Corners:
         return corners
 
     def score(option: Corners) -> int:
-        """Squares read as the game has them, twice for the piece's colour too: a colour is
-        misread more often than a piece (white pieces on dark squares read black on the
-        hand-held video's first frame, seed 3: the true window and one a file off both
-        matched 56 squares, and the window a file off was taken; by occupancy 63 against
-        60)."""
+        """One point for each square read empty or occupied as the game has it, one more when
+        its colour is right too: a colour is misread more often than a piece (white pieces on
+        dark squares read black on the hand-held video's first frame, seed 3: by colour the
+        true window and one a file off both matched 56 squares, and the one a file off was
+        taken; by occupancy they match 63 and 60)."""
         seen = _to_index_order(classify_board(warp_board(frame, option)).labels)
         return int(np.sum(seen == expected)) + int(np.sum((seen > 0) == (expected > 0)))
 
