@@ -277,7 +277,7 @@ def demo_main(argv: list[str]) -> int:
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--options", help="variant options as a JSON object")
     parser.add_argument("--seed", type=whole_number, default=1)
-    parser.add_argument("--turns", type=int_in(0, MAX_TURNS), help="at most this many (24)")
+    parser.add_argument("--turns", type=int_in(0, MAX_TURNS), help="at most this many turns (24)")
     parser.add_argument("--capture", type=Path, help="write LED and display PNGs here")
     parser.add_argument("--pace", type=float_in(0.0, 60.0),
                         help="seconds to pause per turn (0)")
