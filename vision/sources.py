@@ -111,7 +111,9 @@ class CaptureSource(FrameSource):
         self._target = target
         self._cap: Any = None
 
-    def _open(self) -> Any:
+    def open(self) -> None:
+        if self._cap is not None:
+            return
         quiet_capture()
         if isinstance(self._target, str) and self._target.startswith(NETWORK_SCHEMES):
             cap = cv2.VideoCapture(self._target, cv2.CAP_ANY, [
@@ -123,14 +125,10 @@ class CaptureSource(FrameSource):
             cap.release()
             raise SourceNotFoundError(f"cannot open video source: {shown(self.url)}")
         self._cap = cap
-        return cap
-
-    def open(self) -> None:
-        if self._cap is None:
-            self._open()
 
     def frames(self) -> Iterator[Frame]:
-        cap = self._cap if self._cap is not None else self._open()
+        self.open()
+        cap = self._cap
         while True:
             ok, frame = cap.read()
             if not ok or frame is None:
