@@ -262,6 +262,7 @@ def run_sensor_demo(url: str, variant: str, options: dict[str, Any], seed: int, 
 
 #: More turns than any game lasts (the demo stops when the game ends anyway).
 MAX_TURNS = 2000
+TURNS = 24  # the demo's own board plays this many turns unless told otherwise
 #: What only the demo's own simulated board does: refused beside a sensor URL.
 OWN_BOARD_ONLY = ("turns", "pace", "noise", "firmware", "random")
 
@@ -277,7 +278,8 @@ def demo_main(argv: list[str]) -> int:
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--options", help="variant options as a JSON object")
     parser.add_argument("--seed", type=whole_number, default=1)
-    parser.add_argument("--turns", type=int_in(0, MAX_TURNS), help="at most this many turns (24)")
+    parser.add_argument("--turns", type=int_in(0, MAX_TURNS),
+                        help=f"at most this many turns ({TURNS})")
     parser.add_argument("--capture", type=Path, help="write LED and display PNGs here")
     parser.add_argument("--pace", type=float_in(0.0, 60.0),
                         help="seconds to pause per turn (0)")
@@ -305,7 +307,7 @@ def demo_main(argv: list[str]) -> int:
     else:
         source = None if args.random else showcase_source(args.variant, options, args.seed)
         game = run_demo(args.variant, options, args.seed,
-                        24 if args.turns is None else args.turns, sys.stdout, args.capture,
+                        TURNS if args.turns is None else args.turns, sys.stdout, args.capture,
                         args.pace or 0.0, args.noise, args.firmware or "python", source)
     end = game.outcome
     print(f"=== {len(game.played)} actions refereed; result {end.result} {end.reason}".rstrip())
