@@ -26,6 +26,7 @@ Run: .venv/bin/python bench/camera_memory.py [ACTIONS]   (default 2,000, at leas
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -64,7 +65,11 @@ def write_photos(folder: Path, actions: int) -> str:
 
 
 def main() -> int:
-    actions = int(sys.argv[1]) if len(sys.argv) > 1 else 2 * MIN_ACTIONS
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("actions", nargs="?", type=int, default=2 * MIN_ACTIONS,
+                        help=f"actions, one photo each (default {2 * MIN_ACTIONS:,}, at least "
+                             f"{MIN_ACTIONS:,})")
+    actions = parser.parse_args().actions
     if actions < MIN_ACTIONS:
         print(f"{actions} actions are too few to measure growth: give {MIN_ACTIONS} or more")
         return 2

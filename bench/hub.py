@@ -17,6 +17,7 @@ target is missed.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -109,8 +110,12 @@ def _quantiles(values: list[float]) -> tuple[float, float]:
 
 
 def main(argv: list[str]) -> int:
-    boards_n = int(argv[0]) if argv else 50
-    seconds = float(argv[1]) if len(argv) > 1 else 40.0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("boards", nargs="?", type=int, default=50, help="boards (default 50)")
+    parser.add_argument("seconds", nargs="?", type=float, default=40.0,
+                        help="seconds of play (default 40)")
+    args = parser.parse_args(argv)
+    boards_n, seconds = args.boards, args.seconds
     folder = Path(tempfile.mkdtemp(prefix="gk-bench-hub-"))
     broker = Broker(folder)
     broker.start()

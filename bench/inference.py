@@ -22,6 +22,7 @@ Run: .venv/bin/python bench/inference.py [GAMES]
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -131,7 +132,10 @@ def percentile(values: list[float] | list[int], q: float) -> float:
 
 
 def main() -> int:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=6,
+                        help="games per variant and kind of hands (default 6)")
+    games = parser.parse_args().games
     print(f"{games} games per variant and kind of hands; targets: 0 false moves, latency p99 "
           f"<= {TARGET_LATENCY_P99_MS} ms (settle {SETTLE_MS} + tick {TICK_MS} + 100), "
           f"CPU p99 <= {TARGET_CPU_P99_MS} ms")

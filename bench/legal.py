@@ -19,6 +19,7 @@ Run: .venv/bin/python bench/legal.py [GAMES]   (default 4 games per option set)
 
 from __future__ import annotations
 
+import argparse
 import gc
 import json
 import statistics
@@ -80,7 +81,10 @@ def p99(times: list[float]) -> float:
 
 
 def main() -> int:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 4
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="?", type=int, default=4,
+                        help="random games per option set (default 4)")
+    games = parser.parse_args().games
     worst: list[dict[str, Any]] = json.loads(DATA.read_text())["positions"]
     print(f"targets: p99 <= {TARGET_P99_MS} ms over random games ({games} per option set), "
           f"worst <= {TARGET_MAX_MS} ms with the {len(worst)} known worst positions; "

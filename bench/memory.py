@@ -16,6 +16,7 @@ Run: .venv/bin/python bench/memory.py [ACTIONS]
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import tempfile
@@ -79,7 +80,10 @@ def print_samples(samples: dict[int, float]) -> float:
 
 
 def main() -> int:
-    actions = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("actions", nargs="?", type=int, default=4000,
+                        help="actions of the knight shuffle (default 4,000)")
+    actions = parser.parse_args().actions
     with tempfile.TemporaryDirectory() as tmp:
         events = Path(tmp) / "shuffle.events"
         write_shuffle(events, actions)

@@ -31,6 +31,7 @@ Run: .venv/bin/python bench/outputs.py [N]
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import statistics
 import sys
@@ -192,7 +193,10 @@ def backends(sensor: object | None
 
 
 def main(argv: list[str]) -> int:
-    n = int(argv[1]) if len(argv) > 1 else 300
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("n", nargs="?", type=int, default=300,
+                        help="game events per situation (default 300)")
+    n = parser.parse_args(argv[1:]).n
     cc = ChessClock(TimeControl(300, increment=2))
     cc.start()
     print(f"{'situation':<22} {'backends':<26} {'p50 ms':>8} {'p99 ms':>8} {'@100kHz p99':>12} "

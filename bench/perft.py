@@ -12,6 +12,7 @@ Run: .venv/bin/python bench/perft.py [ROUNDS]   (default 5)
 
 from __future__ import annotations
 
+import argparse
 import gc
 import sys
 import time
@@ -61,7 +62,10 @@ def timed(run: Callable[[], int]) -> tuple[int, float]:
 
 
 def main() -> int:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else MIN_ROUNDS
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rounds", nargs="?", type=int, default=MIN_ROUNDS,
+                        help=f"rounds of timing (default and least {MIN_ROUNDS})")
+    rounds = parser.parse_args().rounds
     if rounds < MIN_ROUNDS:
         print(f"at least {MIN_ROUNDS} rounds are needed, not {rounds}", file=sys.stderr)
         return 2

@@ -34,6 +34,7 @@ for the camera referee as it runs, hand-held or not. Exits 1 when any is missed.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from dataclasses import dataclass
@@ -237,7 +238,10 @@ def _report(n: int, ref_fps: float, judged_fps: float, still: Figures, hand: Fig
 
 def main() -> int:
     cv2.setNumThreads(1)
-    data = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/vision")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", nargs="?", type=Path, default=Path("../shared/vision"),
+                        help="the shared vision folder (default ../shared/vision)")
+    data = parser.parse_args().data
     if not (data / "videos" / "scholarsmate.avi").is_file():
         print(f"no videos/scholarsmate.avi in {data}: give the shared vision folder",
               file=sys.stderr)

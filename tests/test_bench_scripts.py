@@ -24,3 +24,21 @@ def test_a_bench_run_as_a_file_answers_a_bad_argument_in_one_line(
     out = (proc.stdout + proc.stderr).strip()
     assert proc.returncode == 2, out
     assert out.startswith(said) and len(out.splitlines()) == 1, out
+
+
+BENCHES = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
+
+
+@pytest.mark.parametrize("bench", BENCHES)
+def test_every_bench_says_how_it_is_run_and_refuses_a_bad_argument(bench: str) -> None:
+    """``--help`` prints the bench's usage; an argument of the wrong kind is refused with
+    argparse's usage and error lines and exit 2 (several benches once read ``sys.argv`` by
+    hand: ``--help`` was taken for a number and ended in a traceback)."""
+    script = str(ROOT / "bench" / bench)
+    helped = subprocess.run([sys.executable, script, "--help"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120, check=False)
+    assert helped.returncode == 0 and helped.stdout.startswith("usage: "), helped.stderr
+    bad = subprocess.run([sys.executable, script, "--no-such-option"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert bad.returncode == 2, bad.stdout + bad.stderr
+    assert "Traceback" not in bad.stderr and "error: unrecognized arguments" in bad.stderr
