@@ -42,3 +42,24 @@ def test_every_bench_says_how_it_is_run_and_refuses_a_bad_argument(bench: str) -
                          capture_output=True, text=True, timeout=120, check=False)
     assert bad.returncode == 2, bad.stdout + bad.stderr
     assert "Traceback" not in bad.stderr and "error: unrecognized arguments" in bad.stderr
+
+
+def test_vision_games_reads_what_a_board_can_show(tmp_path: Path) -> None:
+    """bench/vision_games.py takes standard games from the start position, each up to its
+    first null move (Anastasian-Lewis 2016 in python-chess's records has one at ply 82),
+    and leaves out set-up positions, other variants and games under 20 plies."""
+    from bench.vision_games import ENGINE_GAMES, load
+
+    long_game = " ".join(["Nf3 Nf6 Ng1 Ng8"] * 6)
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(
+        f'[White "A"]\n[Black "B"]\n\n{long_game} Nf3 -- Ng1 *\n\n'
+        f'[White "C"]\n[Black "D"]\n[FEN "8/8/8/8/8/8/k7/K7 w - - 0 1"]\n[SetUp "1"]\n\n'
+        '1. Kb1 *\n\n'
+        f'[White "E"]\n[Black "F"]\n[Variant "Atomic"]\n\n{long_game} *\n\n'
+        '[White "G"]\n[Black "H"]\n\n1. e4 e5 *\n')
+    games = load([pgn])
+    assert [name for name, _ in games] == ["A - B"]
+    assert len(games[0][1]) == 25 and games[0][1][-1] == "g1f3"
+    engine = load([ENGINE_GAMES])
+    assert len(engine) == 34 and all(len(moves) >= 20 for _, moves in engine)
