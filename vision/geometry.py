@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -229,6 +229,39 @@ def swept(since: Corners, corners: Corners, shape: tuple[int, ...], heights: Seq
     0.02."""
     grid = _covers(corners, shape, heights, 0, since=since)
     return None if grid is None else grid.reshape(len(heights), 64, 64)
+
+
+class Outlines(NamedTuple):
+    """Where each piece is seen on the board's plane, cell by cell (:func:`outlines`)."""
+
+    #: (len(heights), 64, 8 COVER_RASTER, 8 COVER_RASTER): the cells (row 0 = rank 8, as a
+    #: warped board) the outline of a piece of each height on each square (a1 = 0) covers
+    masks: np.ndarray[Any, np.dtype[np.bool_]]
+    #: the 64 squares from the farthest from the camera to the nearest: the order in which
+    #: pieces hide one another
+    far_first: np.ndarray[Any, np.dtype[np.intp]]
+
+
+def outlines(corners: Corners, shape: tuple[int, ...], heights: Sequence[float]
+             ) -> Outlines | None:
+    """The outlines :func:`silhouettes` measures by the square, kept cell by cell; None when
+    the camera's place is unknown (:func:`camera_position`).
+
+    Why: a rook put on e2 seen from Black's side is seen over e1, as a rook put on e1 is; by
+    the square the two moves change alike, but the cells each covers differ by most of a
+    square (``referee.app.vision_track.Decoder._fitted``)."""
+    camera = camera_position(corners, shape)
+    if camera is None:
+        return None
+    side = 8 * COVER_RASTER
+    canvas = np.zeros((64, side, side), dtype=np.uint8)
+    masks = np.zeros((len(heights), 64, side, side), dtype=bool)
+    for k, height in enumerate(heights):
+        _outlines(canvas, camera, height, 0, 0.0)
+        masks[k] = canvas[:, ::-1, :] > 0  # the canvas's row 0 is rank 1's edge
+    centres = np.stack([np.arange(64) % 8 + 0.5, np.arange(64) // 8 + 0.5], axis=1)
+    distance = np.hypot(centres[:, 0] - camera[0], centres[:, 1] - camera[1])
+    return Outlines(masks, np.argsort(-distance, kind="stable"))
 
 
 def halo_cells(margin: int = HALO) -> tuple[tuple[int, int], ...]:

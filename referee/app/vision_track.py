@@ -73,11 +73,13 @@ from vision.geometry import (
     HALO,
     SQUARE,
     Corners,
+    Outlines,
     beyond,
     dark_squares,
     halo_cells,
     homography,
     outline,
+    outlines,
     painted,
     rotate_corners,
     silhouettes,
@@ -154,6 +156,10 @@ VEIL_DOUBT = 1.0      # ... hides a candidate's square only so: the candidate pa
 # a candidate's square that may look the same (Decoder._veiled)
 VEILED, VEILED_IF_SAME, VEILED_MAYBE = 1, 2, 3
 HEIGHT_SHARES = (1.0, 0.75, 0.5, 0.25)  # how tall the pieces may look (height_scale)
+FIT_REACH = 3.0       # a close call: candidates this much (threshold units) past the lead ...
+FIT_FLOOR = 1.0       # ... that score at least this ...
+FIT_MARGIN = 8        # ... are told apart when one's outlines miss this many cells fewer ...
+FIT_SHARE = 0.6       # ... and at most this share of the next's
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
 SWAY_CHANGE = 250.0  # Lab change allowed a square per share of it pieces' outlines swept
 LEAN_KEEP = 4.0       # pixels the corners may move before what pieces cover is worked out anew
@@ -284,6 +290,19 @@ class Lean:
 
     cover: np.ndarray[Any, np.dtype[np.float64]]
     far: np.ndarray[Any, np.dtype[np.float64]]
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The cells of the board's plane (:data:`vision.geometry.COVER_RASTER` a square's side)
+    that changed between the two pictures a decision compares (:func:`changed_cells`), and
+    where a piece on each square is seen there in the later picture and in the earlier
+    (:func:`vision.geometry.outlines`; the same unless the camera moved):
+    :meth:`Decoder._fitted`."""
+
+    outlines: Outlines
+    changed: np.ndarray[Any, np.dtype[np.bool_]]
+    earlier: Outlines
 
 
 class Once:
@@ -751,6 +770,17 @@ def threshold(change: np.ndarray[Any, Any]) -> float:
     return max(CHANGE_FLOOR, med + NOISE_MADS * mad)
 
 
+def changed_cells(before: Any, after: Any, side: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """(side, side), row 0 = rank 8: the cells of the main board whose Lab distance from
+    ``before`` to ``after``, compared as :func:`change_map` compares them (lit alike,
+    aligned), is above the cells' own noise (:func:`threshold`)."""
+    a, b = _compared(before, after)
+    diff = a - b
+    distance = np.sqrt(np.einsum("ijc,ijc->ij", diff, diff))
+    cells = cv2.resize(distance, (side, side), interpolation=cv2.INTER_AREA)
+    return np.asarray(cells > threshold(cells))
+
+
 def agreement(warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     """(64, 3): how much the classifier agrees (-1..1) that each square (a1 = 0) of the
     (main) board is empty, holds a white piece, holds a black piece."""
@@ -1152,7 +1182,8 @@ class Decoder:
     def decide(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
                deep: bool | Once = False, lean: Lean | None = None,
                sway: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
-               pushed: np.ndarray[Any, Any] | None = None) -> Decision:
+               pushed: np.ndarray[Any, Any] | None = None,
+               fit: Callable[[], Fit] | None = None) -> Decision:
         """The candidate the evidence shows, or a Decision without one.
 
         ``change``: 64 change values; ``agree``: (64, 3) classifier agreement; ``deep``: also
@@ -1162,7 +1193,8 @@ class Decoder:
         what changed beyond the board's edges, where pieces' heads are seen; ``pushed``: the
         change of the squares counted as unchanged because their piece was only pushed
         within them (:meth:`Tracker._unpushed`), which a move may claim (:meth:`_score`)
-        when the camera did not move (no ``sway``).
+        when the camera did not move (no ``sway``); ``fit``: what settles a close call
+        (:meth:`_fitted`), worked out when one comes.
 
         Why claimed: seen from Black's side at 45 degrees, a black queen e8-e7 put her foot
         where her body had stood over e7 (0.41 of it), and e7, a dark square, looked like the
@@ -1186,14 +1218,14 @@ class Decoder:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
         claimable = pushed if sway is None else None  # the camera did not move
-        best = self._score(cands, change, tau, agree, lean, excess, halo, claimable)
+        best = self._score(cands, change, tau, agree, lean, excess, halo, claimable, fit)
         if (best.candidate is None or best.loose) and deep:  # deep asked only then
             # a move that leaves changed squares unexplained may be one of a longer sequence
             # (a king's step e7-e8 hidden behind the king, after two moves already taken)
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
             deeper = self._enumerate(MAX_SEQUENCE, touching)
             again = self._score(cands + deeper, change, tau, agree, lean, excess, halo,
-                                claimable)
+                                claimable, fit)
             if again.candidate is not None or best.candidate is None:
                 best = again
         return replace(best, changed=changed)
@@ -1216,11 +1248,12 @@ class Decoder:
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
                agree: np.ndarray[Any, Any], lean: Lean | None = None,
                excess: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
-               claimable: np.ndarray[Any, Any] | None = None) -> Decision:
+               claimable: np.ndarray[Any, Any] | None = None,
+               fit: Callable[[], Fit] | None = None) -> Decision:
         """The best candidate for ``change`` (``excess``: the change no camera's move makes,
         for the squares a candidate leaves unexplained; :meth:`_unswayed`; ``halo``: beyond
         the board, :meth:`_beyond`; ``claimable``: the change of pushed squares, counted for
-        the candidates that change them, :meth:`decide`)."""
+        the candidates that change them, :meth:`decide`; ``fit``: :meth:`_fitted`)."""
         e = np.clip((change - tau) / tau, -1.0, 3.0)
         excess = change if excess is None else excess
         if not cands:
@@ -1290,6 +1323,8 @@ class Decoder:
                  - (PAIR_PENALTY_PHOTOS if self.guess else PAIR_PENALTY) * (length - 1))
         if halo is not None:
             score = score + self._beyond(cands, mask | optional, tau, halo)
+        if fit is not None:
+            score = self._fitted(cands, score, length, fit)
         order = [int(k) for k in np.argsort(-score, kind="stable")]
         top = order[0]
         best_score = float(score[top])
@@ -1341,6 +1376,69 @@ class Decoder:
         swayed = (change > tau) & (excess <= tau)  # the camera's move changed them
         return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
                         frozenset(int(i) for i in np.flatnonzero(seen | swayed)))
+
+    def _fitted(self, cands: list[Candidate], score: np.ndarray[Any, Any],
+                length: np.ndarray[Any, Any], fit: Callable[[], Fit]
+                ) -> np.ndarray[Any, Any]:
+        """``score`` with a close call settled by the pieces' outlines. The candidates as long
+        as the best that score FIT_FLOOR or more and fall short of its lead (MARGIN,
+        MIN_LEAD) by FIT_REACH at most each change the cells where the piece seen
+        (:meth:`_painted`) differs before and after them; the one whose cells miss the cells
+        that changed (``fit``) by FIT_MARGIN fewer than the next, and by at most FIT_SHARE of
+        the next's, leads the others by the margin.
+
+        Why: a piece moved along a line the camera looks down is seen over the square behind
+        its own, and by the square the square it stopped on and the next change alike: seen
+        from Black's side at 60 degrees a black rook e3-e2 covered e1 as a rook on e1 would,
+        and e3-e1 scored 8.42 against 8.33; a queen d1-e2, 16.31 for d1-e1 against 16.30;
+        from White's side a pawn e4-e5 read e4-e6 (5.39 against 2.60, the e5 pawn hidden
+        behind the pieces in front). Cell by cell the two differ by most of a square (e3-e2
+        missed 17 cells, e3-e1 53). Why FIT_SHARE: from a hand the cells the camera's own
+        move changed outnumber a move's (a pawn d2-d3 missed 221, d2-d4 247), and a
+        difference of 26 said nothing (Deep Blue-Kasparov 1997 from a hand 37 -> 4 moves in
+        order without it). 44 games (python-chess's game records and engine games from ECO
+        openings, docs/vision.md) rendered one photo per position from five views, 4,697
+        moves in order: still camera 4,058 -> 4,570, 33 -> 41 games exact; from a hand
+        3,238 -> 3,606 (3,548 without FIT_SHARE), no game worse. Why FIT_FLOOR: a bishop
+        e2-f3 seen from Black's side behind the f4 knight changes the board little (1.12;
+        its head beyond the board tells it, which the cells do not look at), and a pawn
+        f2-f3 that scored 0.02 missed fewer cells (Anastasian-Lewis 2016)."""
+        top = int(np.argmax(score))
+        best = float(score[top])
+        if best <= 0:
+            return score
+        need = max(MIN_LEAD, MARGIN * best)
+        close = np.flatnonzero((score > max(best - need - FIT_REACH, FIT_FLOOR))
+                               & (length == length[top]))
+        if len(close) < 2:
+            return score
+        seen = fit()
+        root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:64]
+        before = self._painted(root, seen.earlier)
+        moved = [self._painted(np.asarray(cands[k].pieces[:64], dtype=np.int64), seen.outlines)
+                 != before for k in close]
+        anywhere = np.any(moved, axis=0)
+        missed = np.array([np.count_nonzero((m ^ seen.changed) & anywhere) for m in moved])
+        ranked = np.argsort(missed, kind="stable")
+        first, second = int(missed[ranked[0]]), int(missed[ranked[1]])
+        if second - first < FIT_MARGIN or first > FIT_SHARE * second:
+            return score
+        fitted = score.copy()
+        k = int(close[ranked[0]])
+        fitted[k] = max(float(fitted[k]), best + need)
+        return fitted
+
+    def _painted(self, pieces: np.ndarray[Any, Any], seen: Outlines
+                 ) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The colour (0 none, 1 white, 2 black) of the piece the camera sees at each cell of
+        the board's plane with ``pieces`` (64 codes) on the board: the nearest piece whose
+        outline covers it."""
+        heights = self._heights(pieces)
+        canvas = np.zeros(seen.masks.shape[2:], dtype=np.int8)
+        for square in seen.far_first:
+            if pieces[square]:
+                canvas[seen.masks[heights[square], square]] = pieces[square] >> 4
+        return canvas
 
     @staticmethod
     def _phantoms(cands: list[Candidate], mask: np.ndarray[Any, Any],
@@ -1724,6 +1822,8 @@ class Tracker:
         self._shape: tuple[int, ...] | None = None  # the last frame's (height, width)
         #: what pieces cover, for the corners and picture size it was worked out for
         self._lean_for: tuple[Any, tuple[int, ...], Any] | None = None
+        #: the last outlines worked out, and the corners and picture size they are for
+        self._outlines_for: list[tuple[Any, tuple[int, ...], Outlines | None]] = []
         #: how tall the pieces look against PIECE_HEIGHT (:func:`height_scale`)
         self._scale = 1.0
         self._last_check: Any = None
@@ -1996,6 +2096,7 @@ class Tracker:
             self._scale = height_scale(agreement(warped), self.corners, self._shape,
                                        self.decoder._heights(codes[:64]))
             self._lean_for = None
+            self._outlines_for = []
         self._refresh_stabiliser()
         self._alignment = grid_alignment(warped)
         self._learn_empty(warped)
@@ -2441,11 +2542,46 @@ class Tracker:
 
     def _decide(self, decoder: Decoder, change: np.ndarray[Any, Any],
                 agree: np.ndarray[Any, Any], deep: bool | Once, halo: Halo | None = None,
-                pushed: np.ndarray[Any, Any] | None = None) -> Decision:
+                pushed: np.ndarray[Any, Any] | None = None,
+                pictures: tuple[Any, Any] | None = None) -> Decision:
         """``decoder``'s decision on ``change`` (and ``halo``, beyond the board; ``pushed``:
-        :meth:`_unpushed`), seen from where the camera stands."""
-        return decoder.decide(change, agree, deep=deep, lean=self._lean(), sway=self._sway(),
-                              halo=halo, pushed=pushed)
+        :meth:`_unpushed`), seen from where the camera stands; ``pictures``: the two the
+        change is between, for a close call (:meth:`Decoder._fitted`)."""
+        lean = self._lean()
+        fit = None if lean is None or pictures is None else self._fit(*pictures)
+        return decoder.decide(change, agree, deep=deep, lean=lean, sway=self._sway(),
+                              halo=halo, pushed=pushed, fit=fit)
+
+    def _fit(self, before: Any, after: Any) -> Callable[[], Fit]:
+        """What :meth:`Decoder._fitted` needs of ``before`` and ``after``, worked out when
+        asked (most decisions are no close call). The pieces are seen in ``before`` from
+        where the reference picture was taken when it is the reference (a camera in the
+        hand moved since), else from where the camera stands now.
+
+        Why: from a hand, every piece is seen over other cells in each photo, and a piece
+        that stayed changes the cells its outline swept; painted from one place for both
+        photos, those cells count as a miss for every candidate alike, but not where a moved
+        piece's outline meets them (44 games from a hand: 3,540 -> 3,548 moves in order)."""
+        def work() -> Fit:
+            now = self._outlines(self.corners)
+            seen = self._ref_corners if before is self._reference else None
+            earlier = now if seen is None else self._outlines(seen)
+            return Fit(now, changed_cells(before, after, now.masks.shape[2]), earlier)
+        return work
+
+    def _outlines(self, corners: Corners) -> Outlines:
+        """:func:`vision.geometry.outlines` seen from ``corners``, for HEIGHTS as tall as the
+        pieces look here; the last two are kept and used for corners within LEAN_KEEP
+        pixels of theirs (as :meth:`_lean`)."""
+        assert self._shape is not None
+        kept = [found for seen, shape, found in self._outlines_for
+                if shape == self._shape and float(np.abs(seen - corners).max()) <= LEAN_KEEP]
+        if not kept:
+            kept = [outlines(corners, self._shape, self._looked_heights())]
+            self._outlines_for = [*self._outlines_for[-1:],
+                                  (np.array(corners, dtype=np.float32), self._shape, kept[0])]
+        assert kept[0] is not None  # asked only with a lean: the camera's place is known
+        return kept[0]
 
     def _beyond_cover(self, work: bool = True) -> tuple[np.ndarray[Any, Any], ...] | None:
         """What a piece of each height on each square covers beyond the board's edges
@@ -2540,7 +2676,8 @@ class Tracker:
             return True
         # on the same evidence as a judgement (:meth:`_judge`): a bishop e2-f3 seen from
         # Black's side, behind the e3 bishop and the f4 knight, shows beyond the board
-        decision = self._decide(self.decoder, change, agree, True, self._halo(warped), pushed)
+        decision = self._decide(self.decoder, change, agree, True, self._halo(warped), pushed,
+                                (self._reference, warped))
         return decision.candidate is not None
 
     def _judge(self, warped: Any) -> list[Recognised]:
@@ -2559,13 +2696,14 @@ class Tracker:
         deep: bool | Once = False
         if moved or (halo is not None and bool(np.any(halo.change > threshold(change)))):
             deep = True if self.stills else Once(lambda: self._steady(warped))
-            decision = self._decide(self.decoder, change, agree, deep, halo, pushed)
+            decision = self._decide(self.decoder, change, agree, deep, halo, pushed,
+                                    (self._reference, warped))
             if decision.candidate is None and decision.changed > SHADE_CHANGED:
                 change, pushed, decision = self._in_shade(warped, agree, change, pushed,
                                                           decision, deep, halo)
         replayed: list[str] = []
         if self._branches and deep:
-            other = self._other_line(change, agree, decision, halo, pushed)
+            other = self._other_line(warped, change, agree, decision, halo, pushed)
             if other is not None:
                 replayed, decision = self._take_line(other[0], other[1]), other[2]
         tau = threshold(change)
@@ -2635,8 +2773,8 @@ class Tracker:
                                          tuple(c.actions for c in alternatives),
                                          self._decisions))
 
-    def _other_line(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
-                    decision: Decision, halo: Halo | None = None,
+    def _other_line(self, warped: Any, change: np.ndarray[Any, Any],
+                    agree: np.ndarray[Any, Any], decision: Decision, halo: Halo | None = None,
                     pushed: np.ndarray[Any, Any] | None = None
                     ) -> tuple[Branch, tuple[Action, ...], Decision] | None:
         """A settled picture that an open branch's alternative explains better than the game
@@ -2657,7 +2795,8 @@ class Tracker:
                 line = self._line(branch.ply, actions)
                 if line is None:
                     continue
-                trial = self._decide(self._trial(line), change, agree, True, halo, pushed)
+                trial = self._decide(self._trial(line), change, agree, True, halo, pushed,
+                                     (self._reference, warped))
                 if trial.candidate is None or trial.candidate.squares & self._unseen:
                     continue
                 if best is None or trial.score > best[2].score:
@@ -2728,7 +2867,8 @@ class Tracker:
             trial = self._trial(Game(game.variant, seed=game.seed, state=state))
             change, pushed = self._unpushed(before, warped, agree)
             decision = self._decide(trial, change, agree, True,
-                                    self._halo(warped, before, beyond_before), pushed)
+                                    self._halo(warped, before, beyond_before), pushed,
+                                    (before, warped))
             cand = decision.candidate
             if cand is None:
                 continue

@@ -1,0 +1,35 @@
+"""Close calls told apart by the pieces' outlines (``Decoder._fitted``): positions of whole
+games where a piece moved along a line the camera looks down, and the square it stopped on
+and the one behind it (or before it) explained the change about equally well."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.app.vision_track import Tracker
+from tests.vision import variations as V
+
+CASES = [
+    # a black rook e3-e2 seen from Black's side at 60 degrees, read e3-e1 (8.42 against 8.33)
+    ("1Q2b3/8/p3r1kp/8/1P4P1/4r3/7K/8 b - - 3 53", ["e3e2", "h2h3", "g6h7"], 180.0, 60.0),
+    # the queen d1-e2 from Black's side at 45 degrees, read d1-e1 (16.31 against 16.30)
+    ("r2r2k1/1p2qppp/8/1p6/1n1Np3/1P2P2P/P4PP1/R2Q1RK1 w - - 0 23", ["d1e2", "d8d5", "d4b5"],
+     180.0, 45.0),
+    # the pawn's capture c5xd4 from Black's side at 45 degrees, read c5-c4
+    ("rnb1kbnr/pp3ppp/4p3/2pq4/3P4/5N2/PPPN1PPP/R1BQKB1R b KQkq - 1 5", ["c5d4", "f1c4", "d5d8"],
+     180.0, 45.0),
+    # a rook f7-e7 from the h-file's side at 50 degrees, read f7-d7
+    ("5r2/p1p2rk1/1p6/3bPpp1/P7/2PB2P1/2PK4/4RR2 b - - 1 29", ["f7e7", "f1f5", "f8f5"], 90.0, 50.0),
+    # the queen e5-e7 from White's side at 45 degrees, read e5-f6
+    ("3Rr1k1/5p2/7p/p2QqPp1/8/1P6/1r4BP/5R1K b - - 5 32", ["e5e7", "d8d7", "e7f6"], 0.0, 45.0),
+]
+
+
+@pytest.mark.parametrize(("fen", "moves", "azimuth", "elevation"), CASES)
+def test_photos_a_move_down_the_line_of_sight_is_told_by_its_outline(
+        fen: str, moves: list[str], azimuth: float, elevation: float) -> None:
+    camera = V.orbit_camera(azimuth, elevation)
+    tracker = Tracker(V.camera_corners(camera), stills=True, game=V.game_from(fen))
+    for im in V.rendered_game(moves, camera, 5, fen=fen):
+        tracker.step(im)
+    assert [p.text for p in tracker.game.played] == moves
