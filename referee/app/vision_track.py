@@ -1391,18 +1391,18 @@ class Decoder:
         its own, and by the square the square it stopped on and the next change alike: seen
         from Black's side at 60 degrees a black rook e3-e2 covered e1 as a rook on e1 would,
         and e3-e1 scored 8.42 against 8.33; a queen d1-e2, 16.31 for d1-e1 against 16.30;
-        from White's side a pawn e4-e5 read e4-e6 (5.39 against 2.60, the e5 pawn hidden
-        behind the pieces in front). Cell by cell the two differ by most of a square (e3-e2
-        missed 17 cells, e3-e1 53). Why FIT_SHARE: from a hand the cells the camera's own
-        move changed outnumber a move's (a pawn d2-d3 missed 221, d2-d4 247), and a
-        difference of 26 said nothing (Deep Blue-Kasparov 1997 from a hand 37 -> 4 moves in
-        order without it). 44 games (python-chess's game records and engine games from ECO
-        openings, docs/vision.md) rendered one photo per position from five views, 4,697
-        moves in order: still camera 4,058 -> 4,570, 33 -> 41 games exact; from a hand
-        3,238 -> 3,606 (3,548 without FIT_SHARE), no game worse. Why FIT_FLOOR: a bishop
-        e2-f3 seen from Black's side behind the f4 knight changes the board little (1.12;
-        its head beyond the board tells it, which the cells do not look at), and a pawn
-        f2-f3 that scored 0.02 missed fewer cells (Anastasian-Lewis 2016)."""
+        from White's side at 35 degrees a black queen e4-e5 read e4-e6 (5.39 against 2.60).
+        Cell by cell the two differ by most of a square (e3-e2 missed 17 cells, e3-e1 53).
+        Why FIT_SHARE: from a hand the cells the camera's own move changed outnumber a
+        move's (a pawn d2-d3 missed 221, d2-d4 247), and a difference of 26 said nothing
+        (Deep Blue-Kasparov 1997 from a hand 37 -> 4 moves in order without it). 44 games
+        (python-chess's game records and engine games from ECO openings, docs/vision.md)
+        rendered one photo per position from five views (4,697 moves), moves in order: still
+        camera 4,058 -> 4,570, 33 -> 41 games exact; from a hand 3,238 -> 3,606 (3,548 without
+        FIT_SHARE), no game worse. Why FIT_FLOOR: a bishop e2-f3 seen from Black's side
+        behind the f4 knight changes the board little (1.12; its head beyond the board tells
+        it, which the cells do not look at), and a pawn f2-f3 that scored 0.02 missed fewer
+        cells (Anastasian-Lewis 2016)."""
         top = int(np.argmax(score))
         best = float(score[top])
         if best <= 0:
