@@ -92,7 +92,7 @@ def python_chess_games() -> list[Path]:
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
                         "--no-binary", ":all:", f"chess=={chess.__version__}", "-d", tmp],
-                       check=True)
+                       check=True, capture_output=True)
         for archive in Path(tmp).glob("*.tar.gz"):
             with tarfile.open(archive) as tar:
                 for member in tar.getmembers():
@@ -164,7 +164,15 @@ def main() -> int:
     if missing:
         print(f"no such PGN file: {', '.join(missing)}", file=sys.stderr)
         return 2
-    games = load(args.pgn or default_games())
+    try:
+        games = load(args.pgn or default_games())
+    except subprocess.CalledProcessError:
+        print(f"pip could not fetch python-chess's game records (chess=={chess.__version__}'s "
+              "source package): give PGN files", file=sys.stderr)
+        return 2
+    except (OSError, tarfile.TarError) as err:
+        print(f"could not read the game records: {err}", file=sys.stderr)
+        return 2
     if not games:
         print("no standard game of 20 plies or more from the start position in those files",
               file=sys.stderr)
