@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
     ("vision.py", "/nonexistent", "no videos/scholarsmate.avi in /nonexistent"),
     ("camera_memory.py", "10", "10 actions are too few"),
     ("vision_games.py", "/nonexistent.pgn", "no such PGN file: /nonexistent.pgn"),
-    ("vision_games.py", "/dev/null", "no standard game of 20 plies or more"),
+    ("vision_games.py", "README.md", "no standard game of 20 plies or more"),
 ])
 def test_a_bench_run_as_a_file_answers_a_bad_argument_in_one_line(
         bench: str, argument: str, said: str) -> None:
