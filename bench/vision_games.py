@@ -36,6 +36,7 @@ Run: .venv/bin/python bench/vision_games.py [PGN ...] [--mode fixed|auto|hand] [
 from __future__ import annotations
 
 import argparse
+import logging
 import subprocess
 import sys
 import tarfile
@@ -105,7 +106,10 @@ def python_chess_games() -> list[Path]:
 
 
 def load(paths: list[Path]) -> list[tuple[str, list[str]]]:
-    """(name, moves in UCI) of every standard game from its start position in ``paths``."""
+    """(name, moves in UCI) of every standard game from its start position in ``paths``, each
+    up to its first null move or illegal move (python-chess's parser keeps the moves before
+    it and logs the rest, which is not this bench's to print)."""
+    logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
     games = []
     for path in paths:
         with path.open(encoding="utf-8-sig", errors="replace") as handle:
