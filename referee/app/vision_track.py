@@ -770,6 +770,12 @@ def threshold(change: np.ndarray[Any, Any]) -> float:
     return max(CHANGE_FLOOR, med + NOISE_MADS * mad)
 
 
+def lead_needed(best: float) -> float:
+    """How far the best candidate scoring ``best`` must lead the next to be taken: MARGIN of
+    its score, and at least MIN_LEAD."""
+    return max(MIN_LEAD, MARGIN * best)
+
+
 def changed_cells(before: Any, after: Any, side: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """(side, side), row 0 = rank 8: the cells of the main board whose Lab distance from
     ``before`` to ``after``, compared as :func:`change_map` compares them (lit alike,
@@ -1345,7 +1351,7 @@ class Decoder:
         alike = {k for k in rivals if length[k] == length[top]
                  and np.array_equal(mask[k], mask[top])
                  and np.array_equal(colour[k][mask[top]], colour[top][mask[top]])}
-        need = max(MIN_LEAD, MARGIN * best_score)
+        need = lead_needed(best_score)
         if self.guess and rivals and length[rivals[0]] == length[top]:
             # A photo: no better picture of this position will come. A close runner-up (the
             # only one) is kept as an alternative too, the best taken (a black pawn c7-c6 or
@@ -1381,8 +1387,8 @@ class Decoder:
                 length: np.ndarray[Any, Any], fit: Callable[[], Fit]
                 ) -> np.ndarray[Any, Any]:
         """``score`` with a close call settled by the pieces' outlines. The candidates as long
-        as the best that score FIT_FLOOR or more and fall short of its lead (MARGIN,
-        MIN_LEAD) by FIT_REACH at most each change the cells where the piece seen
+        as the best that score FIT_FLOOR or more and fall short of its lead
+        (:func:`lead_needed`) by FIT_REACH at most each change the cells where the piece seen
         (:meth:`_painted`) differs before and after them; the one whose cells miss the cells
         that changed (``fit``) by FIT_MARGIN fewer than the next, and by at most FIT_SHARE of
         the next's, leads the others by the margin.
@@ -1407,7 +1413,7 @@ class Decoder:
         best = float(score[top])
         if best <= 0:
             return score
-        need = max(MIN_LEAD, MARGIN * best)
+        need = lead_needed(best)
         close = np.flatnonzero((score > max(best - need - FIT_REACH, FIT_FLOOR))
                                & (length == length[top]))
         if len(close) < 2:
@@ -2808,7 +2814,7 @@ class Tracker:
         other = best[2].candidate
         shorter = self.stills and other is not None and len(other.actions) < len(
             decision.candidate.actions)
-        need = 0.0 if shorter else max(MIN_LEAD, MARGIN * best[2].score)
+        need = 0.0 if shorter else lead_needed(best[2].score)
         return None if best[2].score - decision.score < need else best
 
     def _trial(self, game: Game) -> Decoder:
