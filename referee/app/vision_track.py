@@ -943,6 +943,14 @@ def _without(frame: Frame, boards: Sequence[Corners]) -> Frame:
     return painted(frame, areas) if areas else frame
 
 
+def _same_view(seen: Any, seen_shape: tuple[int, ...] | None, corners: Any,
+               shape: tuple[int, ...] | None) -> bool:
+    """Whether what the pieces cover, worked out for corners ``seen`` in a picture of
+    ``seen_shape``, still holds for ``corners`` in one of ``shape``: the same size, every corner
+    within LEAN_KEEP pixels."""
+    return seen_shape == shape and float(np.abs(seen - corners).max()) <= LEAN_KEEP
+
+
 def _mapped(corners: Corners, motion: Any) -> Corners:
     """``corners`` moved by the 3x3 image-to-image ``motion``."""
     points = np.asarray(corners, dtype=np.float64).reshape(-1, 1, 2)
@@ -2483,8 +2491,7 @@ class Tracker:
         if self._shape is None:
             return None
         kept = self._lean_for
-        if (kept is None or kept[1] != self._shape
-                or float(np.abs(kept[0] - self.corners).max()) > LEAN_KEEP):
+        if kept is None or not _same_view(kept[0], kept[1], self.corners, self._shape):
             cover = self._silhouettes(self.corners, self._shape) if self._scale else None
             if cover is not None and not np.any((cover[-1] >= LEAN_COVER)
                                                 & ~np.eye(cover.shape[1], dtype=bool)):
@@ -2581,7 +2588,7 @@ class Tracker:
         pixels of theirs (as :meth:`_lean`)."""
         assert self._shape is not None
         kept = [found for seen, shape, found in self._outlines_for
-                if shape == self._shape and float(np.abs(seen - corners).max()) <= LEAN_KEEP]
+                if _same_view(seen, shape, corners, self._shape)]
         if not kept:
             kept = [outlines(corners, self._shape, self._looked_heights())]
             self._outlines_for = [*self._outlines_for[-1:],
@@ -2598,8 +2605,7 @@ class Tracker:
         lie there). Kept while the corners move less than
         LEAN_KEEP pixels; without ``work``, None rather than work it out anew."""
         kept = self._beyond_for
-        if (kept is None or kept[1] != self._shape
-                or float(np.abs(kept[0] - self.corners).max()) > LEAN_KEEP):
+        if kept is None or not _same_view(kept[0], kept[1], self.corners, self._shape):
             if not work:
                 return None
             if self._shape is None or not self.view.plain or self._lean() is None:
