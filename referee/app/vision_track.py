@@ -770,6 +770,20 @@ def threshold(change: np.ndarray[Any, Any]) -> float:
     return max(CHANGE_FLOOR, med + NOISE_MADS * mad)
 
 
+def pushed_pair(pushed: np.ndarray[Any, Any] | None, tau: float) -> bool:
+    """Whether two or more squares of the main board changed by more than ``tau`` as though
+    their piece were only pushed within them (``pushed``: :meth:`Tracker._unpushed`), as a
+    move's two squares may when all else is still: :meth:`Decoder.decide` looks for a move
+    there (a camera that did not move).
+
+    Why: a black pawn c7-c6 seen from White's side at 35 degrees, behind a black knight on
+    c5: the pawn on c6 stood where the knight's head had been seen and over c7 where it had
+    stood, and both squares looked like their old picture moved by a few pixels. Counted as
+    no change, the move was never looked for, its picture became the reference, and the
+    game was lost there (an engine game, 19 of 87 moves in order)."""
+    return pushed is not None and int(np.sum(pushed[:64] > tau)) >= 2
+
+
 def lead_needed(best: float) -> float:
     """How far the best candidate scoring ``best`` must lead the next to be taken: MARGIN of
     its score, and at least MIN_LEAD."""
@@ -1228,10 +1242,11 @@ class Decoder:
         changed = int(np.sum(e > 0))
         excess = self._unswayed(change, sway)
         beyond = halo is not None and bool(np.any(halo.change > tau))
-        if (changed == 0 and not beyond) or int(np.sum(excess > tau)) > MAX_CHANGED:
+        claimable = pushed if sway is None else None  # the camera did not move
+        claims = lean is not None and pushed_pair(claimable, tau)
+        if (changed == 0 and not beyond and not claims) or int(np.sum(excess > tau)) > MAX_CHANGED:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
-        claimable = pushed if sway is None else None  # the camera did not move
         best = self._score(cands, change, tau, agree, lean, excess, halo, claimable, fit)
         if (best.candidate is None or best.loose) and deep:  # deep asked only then
             # a move that leaves changed squares unexplained may be one of a longer sequence
@@ -2700,7 +2715,8 @@ class Tracker:
         self.withdrawn = ()
         agree = self._agreement(warped)
         change, pushed = self._unpushed(self._reference, warped, agree)
-        moved = float(change.max()) >= threshold(change)
+        tau = threshold(change)
+        moved = float(change.max()) >= tau or pushed_pair(pushed, tau)
         # beyond the board: a video's still board, seen by a camera that moved (in the hand),
         # is not worth working out what the pieces cover anew for every check
         halo = self._halo(warped, work=moved or self.stills)
