@@ -1360,10 +1360,14 @@ class Decoder:
         # The runner-up is the best explanation of another picture: a longer sequence that
         # leaves the same picture (a move, then a capture attempt the rules turned down while
         # no frame was taken) is the same evidence explained at a cost, not a rival.
-        # So is a longer sequence whose own squares are the best's squares, the squares
-        # its pieces are seen over (:data:`LEAN_SHARE`) and squares only the camera's own
-        # move changed (``phantom``: no evidence for it, :meth:`_phantoms`).
-        covered = mask[top] | leaning[top]
+        # So is a longer sequence whose own squares are the best's squares (those it may
+        # change unseen too: a white bishop d5xb7 seen from White's side at 35 degrees left
+        # d5 behind the d4 pawn, and d5xb7 with d7-d5 claimed d5 and the d7 its head had
+        # covered: 11.39 against 13.39, a hair under the margin, and no move was ever read
+        # again in that engine game), the squares its pieces are seen over
+        # (:data:`LEAN_SHARE`) and squares only the camera's own move changed (``phantom``:
+        # no evidence for it, :meth:`_phantoms`).
+        covered = mask[top] | optional[top] | leaning[top]
         rivals = [k for k in order[1:] if not np.array_equal(colour[k], colour[top])
                   and not (length[k] > length[top]
                            and not np.any(mask[k] & ~seconded[k] & ~covered & ~phantom[k]))]

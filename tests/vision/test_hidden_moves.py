@@ -25,3 +25,13 @@ def test_photos_a_move_seen_only_as_two_pushed_squares_is_read() -> None:
     moves = ["c7c6", "c1f4", "f8e8"]
     assert _played(fen, moves, 16) == moves
 
+
+def test_photos_a_longer_line_that_claims_only_hidden_squares_is_no_rival() -> None:
+    """A white bishop d5xb7 leaves d5 behind the d4 pawn (d5 changed by nothing), and its
+    head no longer covers d6 and d7. d5xb7 with d7-d5 claimed d5 and d7 as its own moves,
+    11.39 against 13.39: a lead of 2.0 where 2.01 was needed, and no move was read again
+    in that game (26 of 110). A longer line whose own squares the best may change unseen
+    is the same evidence at a cost, not a rival."""
+    fen = "2rqkb1r/3p1p1p/b1n3pn/p1pB2N1/Pp1pPB2/6Q1/1PP2PPP/RN3RK1 w k - 4 12"
+    moves = ["g5f3", "a6f1", "g1f1", "c6e7", "d5b7", "f7f6", "b1d2", "f8g7"]
+    assert _played(fen, moves, 26) == moves
