@@ -1290,9 +1290,10 @@ class Decoder:
         mask = np.stack([c.mask for c in cands])
         colour = np.stack([c.colour for c in cands])
         big = np.broadcast_to(e[None, :], mask.shape)
-        if claimable is not None and lean is not None and claimable.any():
-            raw = np.clip((claimable - tau) / tau, -1.0, 3.0)
-            big = np.where(mask & (claimable > 0)[None, :], raw[None, :], big)
+        claimed = None if claimable is None or lean is None or not claimable.any() else (
+            claimable > 0, np.clip((claimable - tau) / tau, -1.0, 3.0))
+        if claimed is not None:
+            big = np.where(mask & claimed[0][None, :], claimed[1][None, :], big)
         length = np.array([len(c.actions) for c in cands], dtype=np.float64)
         support = big + CLASSIFIER_WEIGHT * np.take_along_axis(
             np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
@@ -1336,6 +1337,12 @@ class Decoder:
         if lean is not None:
             leaning, should, expected, seconded, excused = self._leaning(
                 cands, mask, optional, change, lean, agree)
+            if claimed is not None:
+                # a square a piece is seen over that should change, and that changed as
+                # though a piece were pushed within it, changed: a black queen d4xd5 seen
+                # from White's side at 35 degrees moved her head over d6 by a third of a
+                # square (no credit: every piece seen over it would claim it)
+                should &= ~claimed[0][None, :]
             mask = mask & ~veiled  # may change or not
             optional = optional | veiled
         # What a sequence claims beyond its first move, where the camera's own move made all
