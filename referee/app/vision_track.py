@@ -1290,10 +1290,11 @@ class Decoder:
         mask = np.stack([c.mask for c in cands])
         colour = np.stack([c.colour for c in cands])
         big = np.broadcast_to(e[None, :], mask.shape)
-        claimed = None if claimable is None or lean is None or not claimable.any() else (
-            claimable > 0, np.clip((claimable - tau) / tau, -1.0, 3.0))
-        if claimed is not None:
-            big = np.where(mask & claimed[0][None, :], claimed[1][None, :], big)
+        claimed = None  # the pushed squares a candidate may claim
+        if claimable is not None and lean is not None and claimable.any():
+            claimed = claimable > 0
+            raw = np.clip((claimable - tau) / tau, -1.0, 3.0)
+            big = np.where(mask & claimed[None, :], raw[None, :], big)
         length = np.array([len(c.actions) for c in cands], dtype=np.float64)
         support = big + CLASSIFIER_WEIGHT * np.take_along_axis(
             np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
@@ -1342,7 +1343,7 @@ class Decoder:
                 # though a piece were pushed within it, changed: a black queen d4xd5 seen
                 # from White's side at 35 degrees moved her head over d6 by a third of a
                 # square (no credit: every piece seen over it would claim it)
-                should &= ~claimed[0][None, :]
+                should &= ~claimed[None, :]
             mask = mask & ~veiled  # may change or not
             optional = optional | veiled
         # What a sequence claims beyond its first move, where the camera's own move made all
@@ -2733,7 +2734,7 @@ class Tracker:
         halo = self._halo(warped, work=moved or self.stills)
         decision = Decision(None, 0.0, 0)
         deep: bool | Once = False
-        if moved or (halo is not None and bool(np.any(halo.change > threshold(change)))):
+        if moved or (halo is not None and bool(np.any(halo.change > tau))):
             deep = True if self.stills else Once(lambda: self._steady(warped))
             decision = self._decide(self.decoder, change, agree, deep, halo, pushed,
                                     (self._reference, warped))
