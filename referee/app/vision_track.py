@@ -418,6 +418,7 @@ def _lab_small(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
 
 
 LEVELS = 65  # points of a histogram matching (every 1/64 of the pixels)
+TONE_CLIP = 8  # levels this near 0 or 255 may be clipped: they bound a pixel, no more
 
 
 def _levels(values: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -431,23 +432,60 @@ def _levels(values: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
 
 def _balanced(small: Any, ref: Any) -> Any:
     """``small`` (BGR, :func:`_bgr_small`) given ``ref``'s colour balance: each of blue, green
-    and red through the monotonic mapping that matches its histogram to ``ref``'s. A camera's
-    white balance and exposure are a gain on each channel, before and after its gamma curve
-    alike, so such a mapping undoes them; in Lab they shift a light square's colour more than
-    a dark one's, which one shift of the colour medians (:func:`_match_light`) cannot (photos
-    whose white balance differed by up to 15 % a channel: 2 of 6 games lost, none now)."""
+    and red through one gain (:func:`_paired_tone`), its clipped pixels as ``ref`` has them
+    where they agree (:func:`_uncensored`). A camera's white balance and exposure are a gain
+    on each channel, before and after its gamma curve alike; in Lab they shift a light
+    square's colour more than a dark one's, which one shift of the colour medians
+    (:func:`_match_light`) cannot (photos whose white balance differed by up to 15 % a
+    channel: 2 of 6 games lost, none now).
+
+    Why a gain fitted on the pixels paired, not the histograms matched: a histogram's ends
+    are the pieces' darkest and lightest pixels, and a move moves them. A black king's
+    capture c8xc7 seen from White's side at 45 degrees showed more dark pixels, and the
+    unmoved rook and pawn on h3 and h2 changed by 44 (an engine game lost at its 121st of
+    130 moves); paired, a move's few squares do not pull the median ratio. 45 engine games
+    rendered one photo per position (docs/vision.md): still camera 4,590 -> 4,528 of 4,778
+    (38 -> 40 games exact), held out 2,642 -> 2,705 of 2,774 (21 -> 22 exact); from a hand
+    3,346 -> 3,314, held out 1,910 -> 1,897."""
     table = np.empty((256, 1, 3), dtype=np.uint8)
-    for ch in range(3):  # every third pixel each way is plenty for a histogram
-        qa = _levels(small[::3, ::3, ch])
-        qb = _levels(ref[::3, ::3, ch])
-        table[:, 0, ch] = np.clip(np.interp(np.arange(256), qa, qb) + 0.5, 0, 255)
-    return cv2.LUT(small, table)
+    for ch in range(3):
+        table[:, 0, ch] = np.clip(_paired_tone(small[..., ch], ref[..., ch]) + 0.5, 0, 255)
+    return _uncensored(cv2.LUT(small, table), small, ref)
+
+
+def _uncensored(mapped: Any, small: Any, ref: Any) -> Any:
+    """``mapped`` (``small`` through its tone table) where ``small`` said something: a level
+    ``small`` clipped (within TONE_CLIP of 255 or 0) only bounds the pixel's level, and where
+    ``ref``'s lies beyond that bound (brighter than the clipped pixel maps to, or darker) the
+    two agree, and the pixel takes ``ref``'s level. Why: a photo 1.28 times as bright as its
+    reference clipped every light square to 255, which are 200-248 in the reference: one
+    level cannot be all of them (an empty square changed by 35 through one gain)."""
+    top = (small >= 255 - TONE_CLIP) & (ref > mapped)
+    bottom = (small <= TONE_CLIP) & (ref < mapped)
+    return np.where(top | bottom, ref, mapped)
+
+
+def _paired_tone(src: np.ndarray[Any, Any], ref: np.ndarray[Any, Any], lift: float = 0.0
+                 ) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """A table of 256 levels taking ``src`` onto ``ref`` (two aligned pictures of the same
+    board, one channel): one gain on the level plus ``lift``, the median ratio of the same
+    pixel's two levels where neither is within TONE_CLIP of an end; and at each end, the
+    levels ``src`` clipped are left to :func:`_uncensored`."""
+    a = np.asarray(src[::3, ::3], dtype=np.float64).ravel()
+    b = np.asarray(ref[::3, ::3], dtype=np.float64).ravel()
+    low, high = TONE_CLIP, 255 - TONE_CLIP
+    fair = (a > low) & (a < high) & (b > low) & (b < high)
+    gain = float(np.median((b[fair] + lift) / (a[fair] + lift))) if fair.any() else 1.0
+    table = (np.arange(256.0) + lift) * gain - lift
+    return np.asarray(table, dtype=np.float64)
 
 
 def _match_light(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """``lab`` with its lightness histogram matched to ``ref``'s and its colour medians moved
-    onto ``ref``'s: auto-exposure and changing light (even when they clip) move the whole board
-    through one monotonic mapping, a move changes only a few squares."""
+    """``lab`` lit like ``ref`` (the same board's picture): its lightness through one gain on
+    L + 16 (Lab's lightness is a cube root of the light, so a gain on the light is one on
+    L + 16) and its colour moved by the median of the pixels' differences, both fitted on the
+    pixels paired (:func:`_paired_tone`): auto-exposure and changing light move the whole
+    board, a move changes only a few squares."""
     return _match_light_with(lab, lab, ref)
 
 
@@ -621,15 +659,19 @@ def _match_light_with(lab: np.ndarray[Any, Any], src: np.ndarray[Any, Any],
     """``lab`` moved by the light mapping that takes the main board ``src`` onto ``ref``
     (:func:`_match_light`): squares beyond the board are lit like it."""
     out = lab.copy()
-    # every third pixel each way is plenty for a histogram, and ten times faster
-    qa = _levels(src[::3, ::3, 0])
-    qb = _levels(ref[::3, ::3, 0])
-    # the lightness of an 8-bit picture's Lab is whole numbers: the mapping through a table
-    table = np.interp(np.arange(256.0), qa, qb).astype(np.float32)
+    if src.shape != ref.shape:  # no pixels to pair: the histograms matched (every third
+        # pixel each way is plenty for a histogram, and ten times faster)
+        tone = np.interp(np.arange(256.0), _levels(src[::3, ::3, 0]), _levels(ref[::3, ::3, 0]))
+        shift = [float(np.median(ref[::3, ::3, ch]) - np.median(src[::3, ::3, ch]))
+                 for ch in (1, 2)]
+    else:
+        tone = _paired_tone(src[..., 0], ref[..., 0], lift=16.0)
+        shift = [float(np.median(ref[::3, ::3, ch] - src[::3, ::3, ch])) for ch in (1, 2)]
+    table = np.clip(tone, 0, 255).astype(np.float32)
     whole = np.clip(lab[..., 0] + 0.5, 0, 255).astype(np.uint8)
     out[..., 0] = cv2.LUT(whole, table).reshape(whole.shape)
-    for ch in (1, 2):
-        out[..., ch] += float(np.median(ref[::3, ::3, ch]) - np.median(src[::3, ::3, ch]))
+    for ch, by in zip((1, 2), shift, strict=True):
+        out[..., ch] += by
     return out
 
 
@@ -1408,9 +1450,11 @@ class Decoder:
         change_ok = True
         unseen = np.where(seen, change, excess)
         hand = bool(_occluded(unseen, tau, seen, sq & (cand.colour != EMPTY)).any())
-        if _forgiven(unseen, tau, seen):  # a hand at the edge: the classifier must agree too
+        if _forgiven(unseen, tau, seen):  # a hand at the edge: the classifier must agree too,
+            # and on something: a move none of whose squares is in plain sight (a pawn d2-d3
+            # seen only by the lean of its head over d4) is no reading past a hand
             agreed = agree[np.flatnonzero(sq), cand.colour[sq]]
-            hand = hand or bool(np.any(agreed <= 0))
+            hand = hand or not sq.any() or bool(np.any(agreed <= 0))
         lead = best_score - runner
         if best_score <= 0 or not change_ok or hand or lead < need:
             return Decision(None, best_score, 0)

@@ -318,8 +318,8 @@ def test_stills_photographed_from_anywhere_with_the_board_cut_off(data: Path) ->
 @pytest.mark.parametrize("draw", [5, *nightly(1)])
 def test_stills_with_the_white_balance_of_each_photo_its_own(data: Path, draw: int) -> None:
     """A phone sets white balance and exposure anew for every photo: each photo after the
-    first with its own gain on each colour channel (up to 15 %). Each channel's histogram is
-    matched to the reference picture's before the two are compared; one shift of the colour
+    first with its own gain on each colour channel (up to 15 %). Each channel is mapped onto
+    the reference picture's before the two are compared; one shift of the colour
     medians in Lab left the light squares off by more than the dark ones, and the board looked
     changed everywhere. Before, on this game and 10 draws of the gains: 9 exact, 6 with photos
     ignored (up to 14; draw 5 lost the game); now 10 exact, none ignored (docs/vision.md)."""

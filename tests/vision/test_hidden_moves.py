@@ -43,10 +43,11 @@ def test_a_square_seen_over_that_changed_as_a_push_is_no_miss() -> None:
     push, ``Tracker._unpushed``). d6 should change with the move: counted as unchanged it
     was a miss (LEAN_MISS), the move scored 0.56 and was left undecided, and an engine game
     was lost there (81 of 130; found on bench/data/engine-games-held-out.pgn, whose game 21
-    this is: the held-out figures in docs/vision.md say so). A pushed square it should
-    change costs the move nothing now, and credits it nothing (every piece seen over it
-    would claim it)."""
-    from referee.app.vision_track import LEAN_MISS
+    this is: the held-out figures in docs/vision.md say so). The light mapping fitted on
+    paired pixels sees d6 as changed; the push is set up here as it was seen then. A pushed
+    square it should change costs the move nothing now, and credits it nothing (every piece
+    seen over it would claim it)."""
+    from referee.app.vision_track import LEAN_MISS, threshold
 
     fen = "1r1n4/3k4/QR6/2pP1ppB/P2q3p/3P2bR/4P3/7K b - - 0 40"
     camera = V.orbit_camera(0.0, 35.0)
@@ -58,7 +59,9 @@ def test_a_square_seen_over_that_changed_as_a_push_is_no_miss() -> None:
     agree = tracker._agreement(warped)
     change, pushed = tracker._unpushed(tracker._reference, warped, agree)
     d6 = 43
-    assert pushed[d6] > 0 and change[d6] == 0  # the push, as the camera saw it
+    seen = max(float(change[d6]), float(pushed[d6]))
+    assert seen > threshold(change)  # d6 changed with the move, as the camera saw it
+    change[d6], pushed[d6] = 0.0, seen  # taken for a push (the light mapping of the time did)
     as_push = tracker._decide(tracker.decoder, change, agree, True, None, pushed)
     still = pushed.copy()
     still[d6] = 0.0  # the same square had it not changed at all
