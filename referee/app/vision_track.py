@@ -246,6 +246,16 @@ class Decision:
     alternatives: tuple[Candidate, ...] = ()
     #: the squares the candidate explains: its own, and those its pieces are seen over
     explained: frozenset[int] = frozenset()
+    #: ``score`` before a close call was settled by the outlines (:meth:`Decoder._fitted`)
+    evidence: float | None = None
+
+    @property
+    def shown(self) -> float:
+        """What the picture shows for the candidate: its score before the outlines settled a
+        close call. Lines are compared by it (:meth:`Tracker._other_line`): the outlines
+        raise the one they pick to the lead a decision needs, a choice between the moves of
+        one position, not more evidence for its line against another's."""
+        return self.score if self.evidence is None else self.evidence
 
 
 @dataclass(frozen=True)
@@ -1402,6 +1412,7 @@ class Decoder:
                  - (PAIR_PENALTY_PHOTOS if self.guess else PAIR_PENALTY) * (length - 1))
         if halo is not None:
             score = score + self._beyond(cands, mask | optional, tau, halo)
+        unfitted = score
         if fit is not None:
             score = self._fitted(cands, score, length, fit)
         order = [int(k) for k in np.argsort(-score, kind="stable")]
@@ -1460,7 +1471,8 @@ class Decoder:
             return Decision(None, best_score, 0)
         swayed = (change > tau) & (excess <= tau)  # the camera's move changed them
         return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
-                        frozenset(int(i) for i in np.flatnonzero(seen | swayed)))
+                        frozenset(int(i) for i in np.flatnonzero(seen | swayed)),
+                        float(unfitted[top]))
 
     def _fitted(self, cands: list[Candidate], score: np.ndarray[Any, Any],
                 length: np.ndarray[Any, Any], fit: Callable[[], Fit]
@@ -2883,7 +2895,7 @@ class Tracker:
                                      (self._reference, warped))
                 if trial.candidate is None or trial.candidate.squares & self._unseen:
                     continue
-                if best is None or trial.score > best[2].score:
+                if best is None or trial.shown > best[2].shown:
                     best = (branch, actions, trial)
         if best is None or decision.candidate is None:
             return best
@@ -2892,8 +2904,8 @@ class Tracker:
         other = best[2].candidate
         shorter = self.stills and other is not None and len(other.actions) < len(
             decision.candidate.actions)
-        need = 0.0 if shorter else lead_needed(best[2].score)
-        return None if best[2].score - decision.score < need else best
+        need = 0.0 if shorter else lead_needed(best[2].shown)
+        return None if best[2].shown - decision.shown < need else best
 
     def _trial(self, game: Game) -> Decoder:
         """A decoder for ``game`` (another line, or the game before a take-back) judging as

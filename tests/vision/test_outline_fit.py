@@ -38,3 +38,20 @@ def test_photos_a_move_down_the_line_of_sight_is_told_by_its_outline(
     for im in V.rendered_game(moves, camera, 5, fen=fen):
         tracker.step(im)
     assert [p.text for p in tracker.game.played] == moves
+
+
+def test_photos_lines_are_compared_by_what_the_pictures_show() -> None:
+    """A white queen f4-e5 seen from Black's side at 45 degrees, e5 behind the black queen
+    on e6: f4-e5 was taken (10.71), f4-e4 kept open (9.31). The black queen's e6xe5 next
+    scored 10.72 in the line played, and her e6-e5 in the other line 13.40: that line's own
+    close call (e6-e5 against e6-e4) had been settled by the outlines, which raise the
+    move they pick to the lead a decision needs. The other line was taken on that lead and
+    the game was lost there (82 of 130). Lines are compared by the scores before the
+    outlines raised them (``Decision.shown``)."""
+    fen = "8/5ppk/2p1qn1p/5N2/3P1QP1/7P/5P2/7K w - - 0 42"
+    moves = ["f4e5", "e6e5", "d4e5"]
+    camera = V.orbit_camera(180.0, 45.0)
+    tracker = Tracker(V.camera_corners(camera), stills=True, game=V.game_from(fen))
+    for im in V.rendered_game(moves, camera, 17, fen=fen):
+        tracker.step(im)
+    assert [p.text for p in tracker.game.played] == moves
