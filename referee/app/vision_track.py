@@ -479,8 +479,8 @@ def _paired_tone(src: np.ndarray[Any, Any], ref: np.ndarray[Any, Any], lift: flo
                  ) -> np.ndarray[Any, np.dtype[np.float64]]:
     """A table of 256 levels taking ``src`` onto ``ref`` (two aligned pictures of the same
     board, one channel): one gain on the level plus ``lift``, the median ratio of the same
-    pixel's two levels where neither is within TONE_CLIP of an end; and at each end, the
-    levels ``src`` clipped are left to :func:`_uncensored`."""
+    pixel's two levels where neither is within TONE_CLIP of an end (a clipped level only
+    bounds its pixel: :func:`_uncensored` takes it up for the colour channels)."""
     a = np.asarray(src[::3, ::3], dtype=np.float64).ravel()
     b = np.asarray(ref[::3, ::3], dtype=np.float64).ravel()
     low, high = TONE_CLIP, 255 - TONE_CLIP
