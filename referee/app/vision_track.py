@@ -121,6 +121,7 @@ FIRST_DEPTH = 4       # ... the longest sequence tried (each action on such a sq
 FIRST_LEAD = 2.0      # ... and its lead over the next board (agreement, -1 to 1 a square)
 MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
 MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
+SWITCH_MARGIN = 0.2   # another line must beat the line played by this share of its score
 CLASSIFIER_WEIGHT = 0.6  # weight of the classifier's opinion on a candidate's squares
 PAIR_PENALTY = 1.0    # each action beyond the first pays this (threshold units) ...
 PAIR_PENALTY_PHOTOS = 2.0  # ... and this in photos, one per position: a photo missed is
@@ -2882,7 +2883,17 @@ class Tracker:
         hand: d7-d5 taken for d7-d6, d7-d5 kept open; two photos later d5xc4 was explained in
         the game played only by d6-d5 with c4xd5, about 12.1 against 12.3 for d5xc4 in the
         other line, a lead under the margin). Its branch, its actions up to now (the
-        alternative, then every action played since) and its decision on the picture."""
+        alternative, then every action played since) and its decision on the picture.
+
+        Why a clear lead is SWITCH_MARGIN of the other line's score, more than a decision's
+        MARGIN: a switch takes back moves each taken on its own picture. A rook d1-d3 seen
+        from Black's side at 45 degrees, d1-d2 kept open: three moves later a bishop's f6xd4
+        scored 9.59 in the other line against 8.09, a lead of 1.50 where MARGIN asked 1.44,
+        on the lean of its head over d3 alone (half with the rook on d3, whole with d3
+        empty), and the game was lost (32 of 81 moves). A switch the pictures call for leads
+        by more of the score: a king e8-d7 taken for a knight's b8-d7, then e7-e6 scored
+        6.04 in the king's line against 4.54 (a lead of 25 %; the test
+        test_watch_prints_the_line_the_camera_settles_on)."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
         for branch in self._branches:
             for alternative in branch.alternatives:
@@ -2904,7 +2915,7 @@ class Tracker:
         other = best[2].candidate
         shorter = self.stills and other is not None and len(other.actions) < len(
             decision.candidate.actions)
-        need = 0.0 if shorter else lead_needed(best[2].shown)
+        need = 0.0 if shorter else max(MIN_LEAD, SWITCH_MARGIN * best[2].shown)
         return None if best[2].shown - decision.shown < need else best
 
     def _trial(self, game: Game) -> Decoder:
