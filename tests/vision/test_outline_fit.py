@@ -30,14 +30,20 @@ CASES = [
 ]
 
 
+def _played(fen: str, moves: list[str], azimuth: float, elevation: float, seed: int
+            ) -> list[str]:
+    """The moves read from photos of ``moves`` played from ``fen``, one per position."""
+    camera = V.orbit_camera(azimuth, elevation)
+    tracker = Tracker(V.camera_corners(camera), stills=True, game=V.game_from(fen))
+    for im in V.rendered_game(moves, camera, seed, fen=fen):
+        tracker.step(im)
+    return [p.text for p in tracker.game.played]
+
+
 @pytest.mark.parametrize(("fen", "moves", "azimuth", "elevation"), CASES)
 def test_photos_a_move_down_the_line_of_sight_is_told_by_its_outline(
         fen: str, moves: list[str], azimuth: float, elevation: float) -> None:
-    camera = V.orbit_camera(azimuth, elevation)
-    tracker = Tracker(V.camera_corners(camera), stills=True, game=V.game_from(fen))
-    for im in V.rendered_game(moves, camera, 5, fen=fen):
-        tracker.step(im)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _played(fen, moves, azimuth, elevation, 5) == moves
 
 
 def test_photos_lines_are_compared_by_what_the_pictures_show() -> None:
@@ -50,11 +56,7 @@ def test_photos_lines_are_compared_by_what_the_pictures_show() -> None:
     outlines raised them (``Decision.shown``)."""
     fen = "8/5ppk/2p1qn1p/5N2/3P1QP1/7P/5P2/7K w - - 0 42"
     moves = ["f4e5", "e6e5", "d4e5"]
-    camera = V.orbit_camera(180.0, 45.0)
-    tracker = Tracker(V.camera_corners(camera), stills=True, game=V.game_from(fen))
-    for im in V.rendered_game(moves, camera, 17, fen=fen):
-        tracker.step(im)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _played(fen, moves, 180.0, 45.0, 17) == moves
 
 
 def test_photos_a_line_switch_needs_a_clearer_lead_than_a_decision() -> None:
@@ -66,8 +68,4 @@ def test_photos_a_line_switch_needs_a_clearer_lead_than_a_decision() -> None:
     switch now needs SWITCH_MARGIN of the other line's score (1.92 here)."""
     fen = "rnb2rk1/1p3qp1/2p1pb1p/p4p2/P2B4/1P3NP1/1Q2PPBP/R2R2K1 w - - 3 17"
     moves = ["d1d3", "b8d7", "a1d1", "f6d4"]
-    camera = V.orbit_camera(180.0, 45.0)
-    tracker = Tracker(V.camera_corners(camera), stills=True, game=V.game_from(fen))
-    for im in V.rendered_game(moves, camera, 42, fen=fen):
-        tracker.step(im)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _played(fen, moves, 180.0, 45.0, 42) == moves
