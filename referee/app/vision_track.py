@@ -428,17 +428,7 @@ def _lab_small(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
     return _lab(_bgr_small(warped))
 
 
-LEVELS = 65  # points of a histogram matching (every 1/64 of the pixels)
 TONE_CLIP = 8  # levels this near 0 or 255 may be clipped: they bound a pixel, no more
-
-
-def _levels(values: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """The LEVELS evenly spaced percentiles (0 to 100) of ``values``, linearly interpolated as
-    ``np.percentile``'s default: one sort and one interpolation, a fifth of its time (it ran
-    twice or six times for every frame judged)."""
-    v = np.sort(values, axis=None).astype(np.float64)
-    at = np.linspace(0.0, v.size - 1.0, LEVELS)
-    return np.asarray(np.interp(at, np.arange(v.size, dtype=np.float64), v), dtype=np.float64)
 
 
 def _balanced(small: Any, ref: Any) -> Any:
@@ -495,7 +485,8 @@ def _match_light(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.nda
     """``lab`` lit like ``ref`` (the same board's picture): its lightness through one gain on
     L + 16 (Lab's lightness is a cube root of the light, so a gain on the light is one on
     L + 16) and its colour moved by the median of the pixels' differences, both fitted on the
-    pixels paired (:func:`_paired_tone`): auto-exposure and changing light move the whole
+    pixels paired (:func:`_paired_tone`; every caller's two pictures are the same board's,
+    the same size): auto-exposure and changing light move the whole
     board, a move changes only a few squares."""
     return _match_light_with(lab, lab, ref)
 
@@ -668,21 +659,14 @@ def _lab_rows(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
 def _match_light_with(lab: np.ndarray[Any, Any], src: np.ndarray[Any, Any],
                       ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """``lab`` moved by the light mapping that takes the main board ``src`` onto ``ref``
-    (:func:`_match_light`): squares beyond the board are lit like it."""
+    (:func:`_match_light`; ``src`` and ``ref`` the same board's pictures, pixel for pixel):
+    squares beyond the board are lit like it."""
     out = lab.copy()
-    if src.shape != ref.shape:  # no pixels to pair: the histograms matched (every third
-        # pixel each way is plenty for a histogram, and ten times faster)
-        tone = np.interp(np.arange(256.0), _levels(src[::3, ::3, 0]), _levels(ref[::3, ::3, 0]))
-        shift = [float(np.median(ref[::3, ::3, ch]) - np.median(src[::3, ::3, ch]))
-                 for ch in (1, 2)]
-    else:
-        tone = _paired_tone(src[..., 0], ref[..., 0], lift=16.0)
-        shift = [float(np.median(ref[::3, ::3, ch] - src[::3, ::3, ch])) for ch in (1, 2)]
-    table = np.clip(tone, 0, 255).astype(np.float32)
+    table = np.clip(_paired_tone(src[..., 0], ref[..., 0], lift=16.0), 0, 255).astype(np.float32)
     whole = np.clip(lab[..., 0] + 0.5, 0, 255).astype(np.uint8)
     out[..., 0] = cv2.LUT(whole, table).reshape(whole.shape)
-    for ch, by in zip((1, 2), shift, strict=True):
-        out[..., ch] += by
+    for ch in (1, 2):
+        out[..., ch] += float(np.median(ref[::3, ::3, ch] - src[::3, ::3, ch]))
     return out
 
 
