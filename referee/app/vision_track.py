@@ -821,10 +821,11 @@ def pushed_pair(pushed: np.ndarray[Any, Any] | None, tau: float) -> bool:
     return pushed is not None and int(np.sum(pushed[:64] > tau)) >= 2
 
 
-def lead_needed(best: float) -> float:
-    """How far the best candidate scoring ``best`` must lead the next to be taken: MARGIN of
-    its score, and at least MIN_LEAD."""
-    return max(MIN_LEAD, MARGIN * best)
+def lead_needed(best: float, margin: float = MARGIN) -> float:
+    """How far the best candidate scoring ``best`` must lead the next to be taken: ``margin``
+    of its score (MARGIN; another line against the line played, SWITCH_MARGIN), and at least
+    MIN_LEAD."""
+    return max(MIN_LEAD, margin * best)
 
 
 def changed_cells(before: Any, after: Any, side: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
@@ -2899,7 +2900,7 @@ class Tracker:
         other = best[2].candidate
         shorter = self.stills and other is not None and len(other.actions) < len(
             decision.candidate.actions)
-        need = 0.0 if shorter else max(MIN_LEAD, SWITCH_MARGIN * best[2].shown)
+        need = 0.0 if shorter else lead_needed(best[2].shown, SWITCH_MARGIN)
         return None if best[2].shown - decision.shown < need else best
 
     def _trial(self, game: Game) -> Decoder:
