@@ -1132,6 +1132,14 @@ class Decoder:
         #: a close call is guessed (kept open as a Branch) rather than left undecided: one
         #: photo per position, where waiting shows nothing more
         self.guess = False
+        #: the position a photo showed no move in (:meth:`saw_no_move`)
+        self._no_move_in: State | None = None
+
+    def saw_no_move(self) -> None:
+        """A photo of the current position showed no move: the next may show a move after one
+        the camera could not see, and a sequence of two actions has its first action's squares
+        veiled as that action's alone (:meth:`_veiled`), until the position changes."""
+        self._no_move_in = self.game.state
 
     def occupancy(self) -> tuple[int, ...]:
         """The colour on each visible square (a1 = 0) in the current position."""
@@ -1426,16 +1434,21 @@ class Decoder:
                  and np.array_equal(mask[k], mask[top])
                  and np.array_equal(colour[k][mask[top]], colour[top][mask[top]])}
         need = lead_needed(best_score)
-        if self.guess and rivals and length[rivals[0]] == length[top]:
+        unlike = [k for k in rivals if k not in alike]
+        if self.guess and unlike and length[unlike[0]] == length[top]:
             # A photo: no better picture of this position will come. A close runner-up (the
             # only one) is kept as an alternative too, the best taken (a black pawn c7-c6 or
             # c7-c5 seen from Black's side, c6 and c5 both changed: 6.52 against 6.11), however
             # close: left undecided, the move was later taken with the next one as a shorter
             # sequence to the same picture (a queen d1-d3, then d3-c2, read as d1-c2: 8.49
-            # against 8.41 for d1-d2), a ply short, and the game was lost from there.
-            others = [k for k in rivals[1:] if k not in alike]
+            # against 8.41 for d1-d2), a ply short, and the game was lost from there. The
+            # runner-up is the first rival not alike (those are alternatives anyway): after
+            # a photo that showed no move, the bishop f1-e2 and the king e1-e2 (both behind
+            # the e3 bishop, seen from Black's side) with the knight's h5-f4 were alike, and
+            # f2-f3 with it close (8.11 against 8.50): no move was read at all.
+            others = unlike[1:]
             if not others or best_score - float(score[others[0]]) >= need:
-                alike.add(rivals[0])
+                alike.add(unlike[0])
         alternatives = tuple(cands[k] for k in rivals
                              if k in alike and best_score - float(score[k]) < need
                              ) + cands[top].twins
@@ -1775,8 +1788,13 @@ class Decoder:
         size = cover.shape[1]
         root = np.asarray(pieces_of(state, self.index), dtype=np.int64)
         veiled = np.zeros(mask.shape, dtype=np.int8)
+        singles = {c.actions: c for c in cands if len(c.actions) == 1} \
+            if self._no_move_in is state else {}
         for k, c in enumerate(cands):
             if len(c.actions) > MAX_VEILED:
+                single = singles.get(c.actions[:1]) if len(c.actions) == 2 else None
+                if single is not None:
+                    veiled[k] = self._veiled_first(c, single, known.get(single.actions))
                 continue
             row = known.get(c.actions)
             if row is None:
@@ -1794,6 +1812,29 @@ class Decoder:
                     row[squares] = np.where(~same & maybe, VEILED_MAYBE, row[squares])
             veiled[k] = row
         return veiled
+
+    @staticmethod
+    def _veiled_first(cand: Candidate, single: Candidate, row: Any) -> Any:
+        """The squares of ``cand``, a sequence of two actions, that its first action alone
+        (``single``, whose veiled squares are ``row``: single actions come first) changes as
+        the pair does, veiled as they are for it (VEILED or VEILED_IF_SAME); used after a
+        photo that showed no move (:meth:`saw_no_move`).
+
+        Why: one photo per position, a move the camera cannot see leaves a photo with no move
+        in it, and the next shows the move after it: a black rook e7-e6 seen from White's
+        side at 35 degrees (e6 and e7 behind the pieces on e5 and e4) changed nothing, and the
+        next photo, a bishop c1-e3, was explained only by a line of three actions whose first
+        and last undo each other (Stockfish 8 - AlphaZero, 41 of 134 moves); a king d7-d6
+        behind the d5 pawn the same (77 of 118). Only after such a photo: veiling every
+        sequence's first action made far more sequences plausible, and they outbid moves
+        seen whole (a still camera 2,461 -> 2,437 moves in order when it was tried)."""
+        out = np.zeros(len(cand.mask), dtype=np.int8)
+        if row is None:
+            return out
+        keep = (((row == VEILED) | (row == VEILED_IF_SAME)) & cand.mask & single.mask
+                & (cand.colour == single.colour))
+        out[keep] = row[keep]
+        return out
 
     def _maybe_veiled(self, before: np.ndarray[Any, Any], after: np.ndarray[Any, Any],
                       lean: Lean, squares: np.ndarray[Any, Any], front: np.ndarray[Any, Any]
@@ -2796,6 +2837,8 @@ class Tracker:
             self._reference = warped  # nothing moved: follow slow lighting drift
             self._refresh_stabiliser()
             self._lost = self._puzzling = 0
+            if self.stills:  # a photo of its own: a move the camera could not see?
+                self.decoder.saw_no_move()
             return []
         cand = decision.candidate
         if cand is None and deep and 0 < decision.changed <= MAX_CHANGED:
@@ -2816,6 +2859,8 @@ class Tracker:
         if cand is None:
             self._heal(warped, change)
             self.ignored += 1  # a hand, or a change no legal move explains
+            if self.stills:
+                self.decoder.saw_no_move()
             if decision.changed and decision.changed <= MAX_CHANGED:
                 self._lost += 1
             if decision.changed:

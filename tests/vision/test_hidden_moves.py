@@ -3,6 +3,8 @@ positions of engine games (bench/vision_games.py) where the game was lost before
 
 from __future__ import annotations
 
+import pytest
+
 from referee.app.vision_track import Tracker
 from tests.vision import variations as V
 
@@ -68,3 +70,22 @@ def test_a_square_seen_over_that_changed_as_a_push_is_no_miss() -> None:
     unchanged = tracker._decide(tracker.decoder, change, agree, True, None, still)
     assert as_push.candidate is not None and unchanged.candidate is not None
     assert as_push.score >= unchanged.score + LEAN_MISS - 1e-9
+
+
+@pytest.mark.parametrize(("fen", "moves", "seed"), [
+    # a black rook e7-e6, behind the knight on e5 and the pawn on e4 (Stockfish 8 - AlphaZero)
+    ("r3qbk1/pbp1r1pp/8/2p1N3/3nPP2/2QP4/1PP3PP/R1B2R1K b - - 3 21",
+     ["e7e6", "c1e3", "e6b6", "e5c4"], 1),
+    # a black king d7-d6, behind the d5 pawn, its head still over d8 (an engine game)
+    ("2r5/3k2p1/8/p2p3p/P2p3P/1P3P2/2P1R1P1/5K2 b - - 1 39",
+     ["d7d6", "f1e1", "d4d3", "c2d3"], 31),
+])
+def test_photos_a_move_the_camera_cannot_see_is_read_with_the_next(
+        fen: str, moves: list[str], seed: int) -> None:
+    """A move that changes nothing the camera sees leaves a photo with no move in it; the next
+    photo shows the move after it, and only a sequence of two explains it, whose first move's
+    squares are hidden behind the pieces in front (``Decoder.saw_no_move``). Before, a
+    sequence's hidden squares were not looked for: the rook's photo was explained by a line
+    of three whose first and last undo each other (d4-c2, c1-e3, c2-d4), the king's the same
+    (d7-d6, f1-e1, d6-d7), and both games were lost there (41 of 134 and 77 of 118 moves)."""
+    assert _played(fen, moves, seed) == moves
