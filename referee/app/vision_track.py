@@ -35,7 +35,10 @@ every other candidate board by a margin.
   the board and it clearly changed, up to three actions are tried (recovery after missed frames),
   restricted to actions touching changed squares. Candidates the camera cannot tell apart (the
   promotion pieces) collapse to one, the queen first; the others are kept as alternatives
-  (a :class:`Branch`): a promoted knight is told by its first knight's move.
+  (a :class:`Branch`): a promoted knight is told by its first knight's move. A folder's photo
+  that showed no move may hold a move the camera could not see (a piece put down behind
+  another): the next photo's sequences of two then have their first action's hidden squares
+  veiled as that action's alone (:meth:`Decoder.saw_no_move`).
 * **Decision.** score = explained change + classifier agreement on the candidate's squares -
   unexplained change - a penalty per extra action. The best candidate is taken when its squares
   all changed (or the classifier confirms a weak change), no unexplained square changed more than
