@@ -1347,7 +1347,9 @@ class Decoder:
         """The best candidate for ``change`` (``excess``: the change no camera's move makes,
         for the squares a candidate leaves unexplained; :meth:`_unswayed`; ``halo``: beyond
         the board, :meth:`_beyond`; ``claimable``: the change of pushed squares, counted for
-        the candidates that change them, :meth:`decide`; ``fit``: :meth:`_fitted`)."""
+        the candidates that change them, :meth:`decide`, and with ``left_only`` (the camera
+        moved) only for those that leave them behind a piece in front; ``fit``:
+        :meth:`_fitted`)."""
         e = np.clip((change - tau) / tau, -1.0, 3.0)
         excess = change if excess is None else excess
         if not cands:
