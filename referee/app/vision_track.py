@@ -1246,7 +1246,7 @@ class Decoder:
                 # a failed attempt: the capture is made, then undone
                 cand = Candidate(actions, shown != start, shown, None, attempt=True,
                                  pieces=pieces)
-                key = (len(actions), shown.tobytes())
+                key = (lengths[k], shown.tobytes())
             else:
                 key = (lengths[k], pictures[k * width:(k + 1) * width])
                 cand = None
@@ -1357,13 +1357,17 @@ class Decoder:
         mask = np.stack([c.mask for c in cands])
         colour = np.stack([c.colour for c in cands])
         big = np.broadcast_to(e[None, :], mask.shape)
+        veils = None if lean is None else self._veiled(cands, mask, lean)
         claimed = None  # the pushed squares a candidate may claim
-        raw = None
-        if claimable is not None and lean is not None and claimable.any():
+        if claimable is not None and veils is not None and claimable.any():
             claimed = claimable > 0
-            raw = np.clip((claimable - tau) / tau, -1.0, 3.0)
-            if not left_only:
-                big = np.where(mask & claimed[None, :], raw[None, :], big)
+            raw = np.clip((claimable - tau) / tau, -1.0, 3.0)[None, :]
+            if left_only:  # a camera that moved: only a square a move leaves behind a piece
+                # in front (veiled), when it changed as a push would
+                leaving = mask & claimed[None, :] & (colour == EMPTY) & (veils == VEILED)
+                big = np.where(leaving, np.maximum(big, raw), big)
+            else:
+                big = np.where(mask & claimed[None, :], raw, big)
         length = np.array([len(c.actions) for c in cands], dtype=np.float64)
         support = big + CLASSIFIER_WEIGHT * np.take_along_axis(
             np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
@@ -1371,16 +1375,10 @@ class Decoder:
         positive = np.clip((excess - tau) / tau, 0.0, 1.0)  # a hand's squares cost 1 each
         veiled = np.zeros_like(mask)    # squares it changes that look the same
         doubted = np.zeros_like(mask)   # ... only if the pieces stand off their centres
-        if lean is not None:
-            veils = self._veiled(cands, mask, lean)
+        if veils is not None:
             doubted = (veils == VEILED_MAYBE) & (big <= 0)
             veiled = ((veils == VEILED) | ((veils == VEILED_IF_SAME) & (big <= 0))
                       | doubted)
-            if left_only and claimed is not None and raw is not None:
-                # a camera that moved: a square a move leaves behind a piece in front (veiled)
-                # is claimed when it changed as a push would
-                leaving = mask & claimed[None, :] & (colour == EMPTY) & (veils == VEILED)
-                big = np.where(leaving, np.maximum(big, raw[None, :]), big)
         # Only candidates whose every square changed (or changed a little, with the classifier
         # agreeing on its new content) can explain the frame; the best of them must beat the
         # next by a margin. The others are not scored at all (most of a position's thousand).
