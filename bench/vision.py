@@ -49,8 +49,9 @@ import cv2
 import numpy as np
 
 from referee.app.camera import LIVE_BACKLOG
-from referee.app.vision_track import Tracker, agreement, change_map
+from referee.app.vision_track import Tracker, agreement
 from tests.vision import variations as V
+from vision.change import change_map
 from vision.geometry import parse_corners
 from vision.sources import open_source
 from vision.stabilise import Stabiliser

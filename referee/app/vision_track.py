@@ -22,7 +22,8 @@ every other candidate board by a margin.
   first move is accepted, a settled board that changed on more squares than a move and its
   reply could and still shows the start replaces it (a first frame held while the camera was
   adjusting its exposure).
-* **Evidence.** Against the last accepted picture, a per-square *change map*: the Lab distance of
+* **Evidence.** Against the last accepted picture, a per-square *change map*
+  (:mod:`vision.change`, picture maths with no chess in it): the Lab distance of
   each square's central region, after matching the frame's overall brightness to the reference
   (auto-exposure, changing light), taking for each square the best of small shifts (frames
   rectified one by one shift by a few pixels) and less the board's median (noise). The noise
@@ -71,15 +72,34 @@ from referee.rules.actions import MOVE, Action
 from referee.rules.errors import RefereeError
 from referee.rules.game import Game
 from referee.rules.state import State
+from vision.change import (
+    ROI_MARGIN,
+    SMALL,
+    WINDOW_SHIFTS,
+    change_map,
+    change_parts,
+    changed_cells,
+    contrast,
+    grid_alignment,
+    halo_bare,
+    halo_change,
+    halo_picture,
+    lab_small,
+    main_part,
+    match_light,
+    pushed_compared,
+    register,
+    shifted_windows,
+    threshold,
+    to_index_order,
+)
 from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, BoardReading, classify_board
 from vision.errors import UnsupportedVariantError
 from vision.geometry import (
-    HALO,
     SQUARE,
     Corners,
     Outlines,
     beyond,
-    dark_squares,
     halo_cells,
     homography,
     outline,
@@ -112,8 +132,6 @@ SCALE_POWER = 0.5     # ... as the square root of the gap (noise does not grow, 
 MIN_STILL = 2         # ... and at least this many still comparisons: one pair of frames
 #                       around a stalled sender's gap is no evidence of a settled board
 EPS = 1e-6            # seconds: time stamps equal within this
-CHANGE_FLOOR = 6.0    # the change threshold is at least this (Lab units) ...
-NOISE_MADS = 5.0      # ... and at least the median + this many MADs of the change map
 MAX_CHANGED = 12      # more changed squares than this: a hand or an arm is on the board
 REBASE_CHANGED = 8    # before the first move, more unexplained changed squares than this on
 #                       a settled board showing the start: a new start picture; on one that
@@ -137,10 +155,6 @@ UNEXPLAINED_SHARE = 0.9  # an unexplained square changing more than this x the w
 START_CALM = 3.0      # looser motion limit for the start frame (hands are often about)
 START_PATIENCE = 3    # settled checks to wait for a start-like frame before taking any
 PROMOTION_ORDER = ("", "q", "r", "b", "n")  # preferred when the squares cannot tell
-ROI_MARGIN = 0.22     # share of a square left out on each side when measuring change
-SMALL = 25            # pixels per square of the change map's working copy
-SHIFT = 1             # squares are compared at every shift up to this many SMALL pixels
-#                       (after the ECC alignment: what is left is local)
 MAX_SEQUENCE = 3      # longest action sequence tried when re-synchronising
 SHADE_CHANGED = 4     # more changed squares than a move's, none explained: a shadow is looked for
 #: a piece's height in squares by its letter (a Staunton set: the king about 1.7 squares tall,
@@ -169,30 +183,19 @@ MAX_VEILED = 1        # actions of the longest candidate whose veiled squares ar
 SWAY_CHANGE = 250.0  # Lab change allowed a square per share of it pieces' outlines swept
 LEAN_KEEP = 4.0       # pixels the corners may move before what pieces cover is worked out anew
 LEAN_SHARE = 2.0      # a square behind another's piece that changed this much less: leaning
-SHADE_SPLIT = 5       # a shadow's light is measured on parts of a square, this many a side ...
-SHADE_CELLS = 7       # ... as the median over this many parts a side round each
-SHADE_DEPTH = float(np.log(1 / 0.3))  # a shadow leaves at least 30 % of the light (log gain)
 SHADE_CONTRAST = 20.0  # grey levels of light/dark contrast both pictures need for a shadow
 RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
 BRANCH_DEPTH = 6      # accepted decisions an undecidable one's alternatives are kept for
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
-BARE_TOLERANCE = 15.0  # Lab: a cell beyond the board this close to the table's colour is bare
-BARE_SHARE = 0.5      # ... over this share of it: a piece's head left there must leave it bare
-TABLE_PLAIN = 0.8     # ... the cells no piece is seen over this much within it: a plain table
+BARE_SHARE = 0.5      # a piece's head left a cell beyond the board: over this share of it must
+#                       look bare (within vision.change.BARE_TOLERANCE of the table's colour)
 LOOK_WEIGHT = 1.0     # threshold units per cell's share of a look beyond the board explained
-SHIFT_EXTRA = 4       # squares beyond the main board (a ring) are compared at shifts up to this:
-#                       no ECC alignment reaches them (a frame turned 1 degree moves them 5)
 BORDER_EMPTY = 14.0   # a border square (a printed label ring) this far (Lab) from its empty look
 BORDER_SCALE = 8.0    # ... is as likely occupied as not; this much further: surely occupied
 BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
 REFOUND_SHARE = 0.6   # ... and a board re-found must align at least this share of it
 NEAR_SQUARES = 2.0    # a board is first looked for again within this many squares of where it was
 NUDGE = 4.0           # a square kept back that changed more than this x threshold is not healed
-PUSH_PX = 5           # SMALL pixels (a fifth of a square): a piece moved this far within its
-#                       square was pushed, not moved (:func:`pushed`) ...
-PUSH_NOISE = 4.0      # ... when the moved picture differs less than this x threshold (its
-#                       shadow and its sides seen a little otherwise) ...
-PUSH_SHARE = 1.0 / 3.0  # ... and less than this share of the square's change
 LOST_RETRY_S = 1.0    # a stabiliser that lost the board: find it again at most this often
 PUZZLED_S = 10.0      # a settled board that no move explains for this long (a video) ...
 PUZZLED_PHOTOS = 3    # ... or in this many photos in a row: the camera says it is puzzled
@@ -367,313 +370,6 @@ def board_index(variant: Any) -> tuple[int, ...]:
     return tuple(int(layout.square(n)) for n in names)
 
 
-def _to_index_order(grid: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """An 8x8 grid (row 0 = rank 8) as 64 values in square order (a1 = 0)."""
-    return np.asarray(grid[::-1].reshape(64))
-
-
-def _main(warped: Any) -> Any:
-    """The main 8x8 board of a composite picture (:mod:`referee.app.vision_view`: the board's
-    warp, then rows of squares beyond it); a plain warp is its own main board."""
-    return warped[:warped.shape[1]]
-
-
-def _bgr_small(warped: Any) -> Any:
-    small = cv2.resize(_main(warped), (8 * SMALL, 8 * SMALL), interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(small, (3, 3), 0)
-
-
-def _contrast(warped: Any) -> float:
-    """The main board's light/dark contrast (grey levels): the median light square's median
-    grey less the median dark square's, as the camera sees it."""
-    grey = cv2.cvtColor(_bgr_small(warped), cv2.COLOR_BGR2GRAY).astype(np.float32)
-    squares = np.median(grey.reshape(8, SMALL, 8, SMALL).transpose(0, 2, 1, 3)
-                        .reshape(8, 8, -1), axis=2)
-    dark = dark_squares()
-    return abs(float(np.median(squares[~dark]) - np.median(squares[dark])))
-
-
-def _unshaded(small: Any, ref: Any) -> Any:
-    """``small`` (BGR, SMALL pixels a square) with a shadow's light taken out: the lightness
-    of every SHADE_SPLIT x SHADE_SPLIT-th part of a square against ``ref``'s (the ratio of
-    their medians), smoothed as the median over the SHADE_CELLS x SHADE_CELLS parts round it,
-    interpolated between their centres and divided out.
-
-    A shadow (a spectator leaning over, the photographer's own) scales the light of every
-    square it falls on, light and dark alike, smoothly across the board, with soft edges
-    that cross squares: one value a square left the squares along its edge changed (a1 and
-    c6 by 4 thresholds). A move changes whole squares, about half of the parts the median
-    is taken over, so most of its change is left."""
-    cell = SMALL // SHADE_SPLIT
-    side = 8 * SHADE_SPLIT
-
-    def medians(img: Any) -> Any:
-        grey = img[:side * cell, :side * cell].astype(np.float32).mean(axis=2) + 1.0
-        return np.median(grey.reshape(side, cell, side, cell).transpose(0, 2, 1, 3)
-                         .reshape(side, side, -1), axis=2)
-
-    half = SHADE_CELLS // 2
-    ratio = np.pad(np.log(medians(small) / medians(ref)), half, mode="constant",
-                   constant_values=np.nan)
-    windows = np.lib.stride_tricks.sliding_window_view(ratio, (SHADE_CELLS, SHADE_CELLS))
-    field = np.nanmedian(windows.reshape(side, side, -1), axis=2).astype(np.float32)
-    field = np.clip(field, -SHADE_DEPTH, SHADE_DEPTH)
-    gain = cv2.resize(np.exp(field), (small.shape[1], small.shape[0]),
-                      interpolation=cv2.INTER_LINEAR)
-    return np.clip(small.astype(np.float32) / gain[..., None] + 0.5, 0, 255).astype(np.uint8)
-
-
-def _lab(small: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
-    return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.float32)
-
-
-def _lab_small(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """The main board, SMALL pixels a square, in Lab."""
-    return _lab(_bgr_small(warped))
-
-
-TONE_CLIP = 8  # levels this near 0 or 255 may be clipped: they bound a pixel, no more
-
-
-def _balanced(small: Any, ref: Any) -> Any:
-    """``small`` (BGR, :func:`_bgr_small`) given ``ref``'s colour balance: each of blue, green
-    and red through one gain (:func:`_paired_tone`), its clipped pixels as ``ref`` has them
-    where they agree (:func:`_uncensored`). A camera's white balance and exposure are a gain
-    on each channel, before and after its gamma curve alike; in Lab they shift a light
-    square's colour more than a dark one's, which one shift of the colour medians
-    (:func:`_match_light`) cannot (photos whose white balance differed by up to 15 % a
-    channel: 2 of 6 games lost, none now).
-
-    Why a gain fitted on the pixels paired, not the histograms matched: a histogram's ends
-    are the pieces' darkest and lightest pixels, and a move moves them. A black king's
-    capture c8xc7 seen from White's side at 45 degrees showed more dark pixels, and the
-    unmoved rook and pawn on h3 and h2 changed by 44 (an engine game lost at its 121st of
-    130 moves); paired, a move's few squares do not pull the median ratio. 45 engine games
-    rendered one photo per position (docs/vision.md): still camera 4,590 -> 4,528 of 4,778
-    (38 -> 40 games exact), held out 2,642 -> 2,705 of 2,774 (21 -> 22 exact); from a hand
-    3,346 -> 3,314, held out 1,910 -> 1,897."""
-    table = np.empty((256, 1, 3), dtype=np.uint8)
-    for ch in range(3):
-        table[:, 0, ch] = np.clip(_paired_tone(small[..., ch], ref[..., ch]) + 0.5, 0, 255)
-    return _uncensored(cv2.LUT(small, table), small, ref)
-
-
-def _uncensored(mapped: Any, small: Any, ref: Any) -> Any:
-    """``mapped`` (``small`` through its tone table) where ``small`` said something: a level
-    ``small`` clipped (within TONE_CLIP of 255 or 0) only bounds the pixel's level, and where
-    ``ref``'s lies beyond that bound (brighter than the clipped pixel maps to, or darker) the
-    two agree, and the pixel takes ``ref``'s level. Why: a photo 1.28 times as bright as its
-    reference clipped every light square to 255, which are 200-248 in the reference: one
-    level cannot be all of them (an empty square changed by 35 through one gain)."""
-    top = (small >= 255 - TONE_CLIP) & (ref > mapped)
-    bottom = (small <= TONE_CLIP) & (ref < mapped)
-    return np.where(top | bottom, ref, mapped)
-
-
-def _paired_tone(src: np.ndarray[Any, Any], ref: np.ndarray[Any, Any], lift: float = 0.0
-                 ) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """A table of 256 levels taking ``src`` onto ``ref`` (two aligned pictures of the same
-    board, one channel): one gain on the level plus ``lift``, the median ratio of the same
-    pixel's two levels where neither is within TONE_CLIP of an end (a clipped level only
-    bounds its pixel: :func:`_uncensored` takes it up for the colour channels)."""
-    a = np.asarray(src[::3, ::3], dtype=np.float64).ravel()
-    b = np.asarray(ref[::3, ::3], dtype=np.float64).ravel()
-    low, high = TONE_CLIP, 255 - TONE_CLIP
-    fair = (a > low) & (a < high) & (b > low) & (b < high)
-    gain = float(np.median((b[fair] + lift) / (a[fair] + lift))) if fair.any() else 1.0
-    table = (np.arange(256.0) + lift) * gain - lift
-    return np.asarray(table, dtype=np.float64)
-
-
-def _match_light(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """``lab`` lit like ``ref`` (the same board's picture): its lightness through one gain on
-    L + 16 (Lab's lightness is a cube root of the light, so a gain on the light is one on
-    L + 16) and its colour moved by the median of the pixels' differences, both fitted on the
-    pixels paired (:func:`_paired_tone`; every caller's two pictures are the same board's,
-    the same size): auto-exposure and changing light move the whole
-    board, a move changes only a few squares."""
-    return _match_light_with(lab, lab, ref)
-
-
-def _align(lab: np.ndarray[Any, Any], ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """``lab`` moved onto ``ref`` by the affine map that best aligns their lightness (ECC):
-    frames rectified one by one are shifted, turned and scaled a little against each other;
-    a move changes too few squares to pull the alignment. Unchanged if ECC fails.
-
-    The fit runs at half the size (a quarter of the pixels: 1.2 ms against 5.3, the largest
-    part of every frame judged), its shift doubled. Against the fit at full size on the
-    shared video's frames: 0.04 px apart (median; 0.15 at the 90th percentile, where the
-    change map tries shifts of a pixel anyway; the half pixel between the two grids' centres
-    is left out, at most 0.1 px for the maps accepted); 43 real games from a still camera
-    played action for action the same, from a hand 1,926 -> 1,929 moves in order."""
-    warp = np.eye(2, 3, dtype=np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
-    half = (lab.shape[1] // 2, lab.shape[0] // 2)
-    try:
-        ecc: Any = cv2.findTransformECC
-        _, warp = ecc(cv2.resize(ref[..., 0], half, interpolation=cv2.INTER_AREA),
-                      cv2.resize(lab[..., 0], half, interpolation=cv2.INTER_AREA),
-                      warp, cv2.MOTION_AFFINE, criteria, None, 3)
-    except cv2.error:
-        return lab
-    warp = np.asarray(warp, dtype=np.float32)
-    warp[:, 2] *= 2.0
-    if np.abs(warp[:, 2]).max() > 2 * SMALL or np.abs(warp[:, :2] - np.eye(2)).max() > 0.1:
-        return lab  # not a small correction: something else moved
-    size = (lab.shape[1], lab.shape[0])
-    return np.asarray(cv2.warpAffine(lab, warp, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                     borderMode=cv2.BORDER_REPLICATE), dtype=np.float32)
-
-
-def _register(reference: Any, warped: Any, corners: Corners) -> Corners:
-    """``corners`` corrected so that their warp lines up with the ``reference`` warp: the
-    perspective (homography) ECC fit of the two boards' lightness, composed into the corners.
-    A board found afresh differs from the one the reference was taken with by a few pixels of
-    perspective, which the per-frame affine alignment cannot absorb. Unchanged if ECC fails."""
-    lab = _lab_small(reference)
-    ref = cv2.GaussianBlur(lab[..., 0], (5, 5), 0)
-    new = cv2.GaussianBlur(_match_light(_lab_small(warped), lab)[..., 0], (5, 5), 0)
-    w = np.eye(3, dtype=np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
-    try:
-        ecc: Any = cv2.findTransformECC
-        _, w = ecc(ref, new, w, cv2.MOTION_HOMOGRAPHY, criteria, None, 5)
-    except cv2.error:
-        return corners
-    small = 8.0 * SMALL
-    pts = np.array([[[0, 0]], [[small, 0]], [[small, small]], [[0, small]]], dtype=np.float32)
-    moved = cv2.perspectiveTransform(pts, np.asarray(w, dtype=np.float64)).reshape(4, 2)
-    if float(np.abs(moved - pts.reshape(4, 2)).max()) > SMALL:
-        return corners  # more than a square: not a correction
-    to_image = np.linalg.inv(homography(corners, int(small)))
-    out = cv2.perspectiveTransform(moved.reshape(-1, 1, 2).astype(np.float64), to_image)
-    return np.asarray(out.reshape(4, 2), dtype=np.float32)
-
-
-def change_map(before: Any, after: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """64 values (a1 = 0): how much each square's central region changed from ``before`` to
-    ``after`` (warped boards), in Lab units, brightness matched, best over small shifts, less the
-    median over the board."""
-    return _change(before, after)[0]
-
-
-def _change(before: Any, after: Any, unshade: bool = False
-            ) -> tuple[np.ndarray[Any, np.dtype[np.float64]], np.ndarray[Any, Any],
-                       np.ndarray[Any, Any], float]:
-    """:func:`change_map`, with the two main boards as compared (:func:`_compared`) and the
-    median square's distance, for :func:`pushed` to look further into without doing it again."""
-    a, b = _compared(before, after, unshade)
-    best = _square_diffs(a, b)
-    median = float(np.median(best))
-    grid = np.maximum(best - median, 0.0)
-    main = np.asarray(_to_index_order(grid), dtype=np.float64)
-    if before.shape[0] == before.shape[1]:
-        return main, a, b, median
-    extra = _extra_change(before, after, _lab_small(after), a, median)
-    return np.concatenate([main, extra]), a, b, median
-
-
-def _compared(before: Any, after: Any, unshade: bool = False
-              ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """The two main boards as :func:`change_map` compares them: Lab, SMALL pixels a square,
-    ``after`` lit like ``before`` (``unshade``: and a shadow's light taken out,
-    :func:`_unshaded`) and aligned onto it."""
-    ref = _bgr_small(before)
-    small = _bgr_small(after)
-    if unshade:
-        small = _unshaded(small, ref)
-    a = _lab(ref)
-    return a, _align(_match_light(_lab(_balanced(small, ref)), a), a)
-
-
-def _square_diffs(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """(8, 8): every square's mean Lab distance between ``a``'s central region and ``b``'s,
-    the best over shifts up to SHIFT pixels (row 0 = rank 8)."""
-    s = SMALL
-    m = int(round(s * ROI_MARGIN))
-    best = np.full((8, 8), np.inf)
-    inner = a.reshape(8, s, 8, s, 3)[:, m:s - m, :, m:s - m]
-    for dy in range(-SHIFT, SHIFT + 1):
-        for dx in range(-SHIFT, SHIFT + 1):
-            shifted = np.roll(b, (dy, dx), axis=(0, 1)).reshape(8, s, 8, s, 3)
-            diff = inner - shifted[:, m:s - m, :, m:s - m]
-            d = np.sqrt(np.einsum("ijklc,ijklc->ijkl", diff, diff))
-            best = np.minimum(best, d.mean(axis=(1, 3)))
-    return best
-
-
-def pushed(before: Any, after: Any, change: np.ndarray[Any, Any], tau: float,
-           occupied: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """Squares (a1 = 0) of the main board that changed only because the piece on them was
-    pushed within its square: a neighbour knocked while a move was made, a piece straightened.
-    The square's central region is found in the other picture both ways (the old in the new,
-    the new in the old) moved by up to PUSH_PX (a fifth of a square), what is left of the
-    change being a third of it at most (PUSH_SHARE) and not far over the board's noise
-    (PUSH_NOISE x ``tau``: a pushed piece's shadow and sides are seen a little otherwise).
-    Only squares the classifier sees ``occupied`` now are tried: a piece that left, or came
-    from the next square (a whole square away), is never a push.
-
-    Why: a square that changed and that no move explains vetoes every candidate. A piece put
-    down a little off its square, or its neighbour knocked aside by 10 % of a square, then
-    kept a move from being seen: photo games where every move knocked a neighbour by up to
-    15 % of a square were lost after 1 to 20 moves, 5 of 5 (tests/vision/test_pushed.py)."""
-    a, b = _compared(before, after)
-    return _pushed(a, b, float(np.median(_square_diffs(a, b))), change, tau, occupied)
-
-
-def _pushed(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], median: float,
-            change: np.ndarray[Any, Any], tau: float,
-            occupied: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """:func:`pushed` on the boards as :func:`change_map` compared them (:func:`_change`)."""
-    out = np.zeros(len(change), dtype=bool)
-    for i in np.flatnonzero((change[:64] > tau) & occupied[:64]):
-        row, col = 7 - int(i) // 8, int(i) % 8
-        # both ways: an empty square's old look is found beside a piece put down off-centre
-        best = max(_found_near(a, b, row, col), _found_near(b, a, row, col))
-        # the push explains most of the change, and what is left is not much over the noise
-        out[i] = best - median < min(PUSH_NOISE * tau, PUSH_SHARE * change[i])
-    return out
-
-
-def _found_near(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], row: int, col: int) -> float:
-    """How well square (``row``, ``col``)'s central region of ``a`` is found in ``b`` moved
-    by up to PUSH_PX pixels: the least mean Lab distance."""
-    s, p = SMALL, PUSH_PX
-    m = int(round(s * ROI_MARGIN))
-    k = s - 2 * m
-    y, x = row * s + m, col * s + m
-    old = a[y:y + k, x:x + k]
-    padded = np.pad(b[max(0, y - p):y + k + p, max(0, x - p):x + k + p],
-                    ((max(0, p - y), max(0, y + k + p - b.shape[0])),
-                     (max(0, p - x), max(0, x + k + p - b.shape[1])), (0, 0)), mode="edge")
-    windows = np.lib.stride_tricks.sliding_window_view(padded, (k, k, 3))[:, :, 0]
-    diff = windows - old  # (2p + 1, 2p + 1, k, k, 3): every shift at once
-    return float(np.sqrt(np.einsum("abijc,abijc->abij", diff, diff)).mean(axis=(2, 3)).min())
-
-
-def _lab_rows(warped: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """The composite picture's rows below the main board, SMALL pixels a square, in Lab."""
-    rest = warped[warped.shape[1]:]
-    rows = rest.shape[0] * 8 // warped.shape[1]
-    small = cv2.resize(rest, (8 * SMALL, rows * SMALL), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (3, 3), 0)
-    return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.float32)
-
-
-def _match_light_with(lab: np.ndarray[Any, Any], src: np.ndarray[Any, Any],
-                      ref: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """``lab`` moved by the light mapping that takes the main board ``src`` onto ``ref``
-    (:func:`_match_light`; ``src`` and ``ref`` the same board's pictures, pixel for pixel):
-    squares beyond the board are lit like it."""
-    out = lab.copy()
-    table = np.clip(_paired_tone(src[..., 0], ref[..., 0], lift=16.0), 0, 255).astype(np.float32)
-    whole = np.clip(lab[..., 0] + 0.5, 0, 255).astype(np.uint8)
-    out[..., 0] = cv2.LUT(whole, table).reshape(whole.shape)
-    for ch in (1, 2):
-        out[..., ch] += float(np.median(ref[::3, ::3, ch] - src[::3, ::3, ch]))
-    return out
-
-
 def _reach(rows: np.ndarray[Any, Any], links: np.ndarray[Any, Any]
            ) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """(n, t): whether row ``n`` reaches ``t`` through some ``s`` with ``rows[n, s]`` and
@@ -711,106 +407,6 @@ def _add_rows(out: np.ndarray[Any, Any], rows: np.ndarray[Any, Any],
         out[rows[starts]] += np.add.reduceat(values.astype(out.dtype), starts, axis=0)
 
 
-def _extra_change(before: Any, after: Any, main_after: np.ndarray[Any, Any],
-                  main_before: np.ndarray[Any, Any], median: float
-                  ) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """Per square beyond the main board (composite order), its change from ``before`` to
-    ``after``, best over small shifts, less a median. The ring's rows come first: lit like
-    the main board (``main_after`` onto ``main_before``), shifts up to SHIFT_EXTRA (no lattice
-    to align them by), less the main board's ``median``; then each 8-row block (a second
-    board) is judged as the main board is: its own light matching, ECC alignment, shifts up to
-    SHIFT and its own median."""
-    a = _lab_rows(before)
-    raw = _lab_rows(after)
-    rows = a.shape[0] // SMALL
-    ring = rows % 8
-    s = SMALL
-    out = []
-    if ring:
-        part = slice(0, ring * s)
-        b = _match_light_with(raw[part], main_after, main_before)
-        best = _best_shift(a[part], b, SHIFT_EXTRA)
-        out.append(np.maximum(best - median, 0.0).reshape(-1))
-    for top in range(ring, rows, 8):
-        part = slice(top * s, (top + 8) * s)
-        b = _align(_match_light(raw[part], a[part]), a[part])
-        best = _best_shift(a[part], b, SHIFT)
-        out.append(np.maximum(best - float(np.median(best)), 0.0).reshape(-1))
-    return np.asarray(np.concatenate(out), dtype=np.float64)
-
-
-def _best_shift(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any],
-                shift: int) -> np.ndarray[Any, Any]:
-    """(rows, columns): per square the mean Lab distance of ``a``'s central region to ``b``'s,
-    least over shifts of ``b`` up to ``shift`` pixels."""
-    s = SMALL
-    rows, cols = a.shape[0] // s, a.shape[1] // s
-    m = int(round(s * ROI_MARGIN))
-    best = np.full((rows, cols), np.inf)
-    inner = a.reshape(rows, s, cols, s, 3)[:, m:s - m, :, m:s - m]
-    for dy in range(-shift, shift + 1):
-        for dx in range(-shift, shift + 1):
-            shifted = np.roll(b, (dy, dx), axis=(0, 1)).reshape(rows, s, cols, s, 3)
-            diff = inner - shifted[:, m:s - m, :, m:s - m]
-            d = np.sqrt(np.einsum("ijklc,ijklc->ijkl", diff, diff))
-            best = np.minimum(best, d.mean(axis=(1, 3)))
-    return best
-
-
-def halo_picture(frame: Any, corners: Corners) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """The board's plane HALO squares beyond its edges on every side, warped top-down at
-    SMALL pixels a square (:func:`vision.geometry.warp_widened`), in Lab."""
-    return _lab(cv2.GaussianBlur(warp_widened(frame, corners, HALO, SMALL), (3, 3), 0))
-
-
-def _halo_slots() -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """Where each cell of :func:`vision.geometry.halo_cells` lies in a :func:`halo_picture`,
-    counted in squares: its rows (rank 8 + HALO at the top) and its columns."""
-    cells = halo_cells()
-    return (np.array([7 + HALO - r for _, r in cells]), np.array([f + HALO for f, _ in cells]))
-
-
-def halo_change(before: np.ndarray[Any, Any], after: np.ndarray[Any, Any],
-                main_after: np.ndarray[Any, Any], main_before: np.ndarray[Any, Any]
-                ) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """Per cell of :func:`vision.geometry.halo_cells`, its change between two
-    :func:`halo_picture` (``after`` lit as the main board ``main_after`` is onto
-    ``main_before``), best over shifts up to SHIFT, less the median cell's."""
-    best = _best_shift(before, _match_light_with(after, main_after, main_before), SHIFT)
-    values = best[_halo_slots()]
-    return np.asarray(np.maximum(values - float(np.median(values)), 0.0), dtype=np.float64)
-
-
-def halo_bare(picture: np.ndarray[Any, Any], table: np.ndarray[Any, Any]
-              ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
-    """Per cell of :func:`vision.geometry.halo_cells` of a :func:`halo_picture`, the share
-    of it within BARE_TOLERANCE (Lab) of the table's colour: the median of the ``table``
-    cells (those no piece is seen over). The whole cell, as :func:`vision.geometry.beyond`
-    measures what a piece covers. None when there is no such table: no ``table`` cell, or
-    under TABLE_PLAIN of their pixels near their median (a patterned cloth, the black
-    player's sleeves, a room beyond the table's edge: a piece's head there would look no
-    different from them)."""
-    s = SMALL
-    side = picture.shape[0] // s
-    inner = picture.reshape(side, s, side, s, 3).transpose(0, 2, 1, 3, 4)
-    rows, cols = _halo_slots()
-    pixels = inner[rows, cols].reshape(len(rows), -1, 3)
-    if not table.any():
-        return None
-    colour = np.median(pixels[table].reshape(-1, 3), axis=0)
-    near = np.linalg.norm(pixels - colour, axis=2) <= BARE_TOLERANCE
-    if float(near[table].mean()) < TABLE_PLAIN:
-        return None
-    return np.asarray(near.mean(axis=1), dtype=np.float64)
-
-
-def threshold(change: np.ndarray[Any, Any]) -> float:
-    """The change a square needs to count as changed: above the board's own noise."""
-    med = float(np.median(change))
-    mad = float(np.median(np.abs(change - med))) * 1.4826
-    return max(CHANGE_FLOOR, med + NOISE_MADS * mad)
-
-
 def pushed_pair(pushed: np.ndarray[Any, Any] | None, tau: float) -> bool:
     """Whether two or more squares of the main board changed by more than ``tau`` as though
     their piece were only pushed within them (``pushed``: :meth:`Tracker._unpushed`), as a
@@ -832,21 +428,10 @@ def lead_needed(best: float, margin: float = MARGIN) -> float:
     return max(MIN_LEAD, margin * best)
 
 
-def changed_cells(before: Any, after: Any, side: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """(side, side), row 0 = rank 8: the cells of the main board whose Lab distance from
-    ``before`` to ``after``, compared as :func:`change_map` compares them (lit alike,
-    aligned), is above the cells' own noise (:func:`threshold`)."""
-    a, b = _compared(before, after)
-    diff = a - b
-    distance = np.sqrt(np.einsum("ijc,ijc->ij", diff, diff))
-    cells = cv2.resize(distance, (side, side), interpolation=cv2.INTER_AREA)
-    return np.asarray(cells > threshold(cells))
-
-
 def agreement(warped: Any) -> np.ndarray[Any, np.dtype[np.float64]]:
     """(64, 3): how much the classifier agrees (-1..1) that each square (a1 = 0) of the
     (main) board is empty, holds a white piece, holds a black piece."""
-    return _agree(classify_board(_main(warped)), _to_index_order)
+    return _agree(classify_board(main_part(warped)), to_index_order)
 
 
 def height_scale(agree: np.ndarray[Any, Any], corners: Corners, shape: tuple[int, ...],
@@ -924,7 +509,7 @@ def place_by_position(frame: Frame, corners: Corners, game: Game) -> Corners:
         dark squares read black on the hand-held video's first frame, seed 3: by colour the
         true window and one a file off both matched 56 squares, and the one a file off was
         taken; by occupancy they match 63 and 60)."""
-        seen = _to_index_order(classify_board(warp_board(frame, option)).labels)
+        seen = to_index_order(classify_board(warp_board(frame, option)).labels)
         return int(np.sum(seen == expected)) + int(np.sum((seen > 0) == (expected > 0)))
 
     best, best_score, moved = corners, -1, False
@@ -945,46 +530,16 @@ def place_by_position(frame: Frame, corners: Corners, game: Game) -> Corners:
 #: current ones.
 Swept = tuple[Corners, Corners, np.ndarray[Any, Any] | None]
 
-#: The shifts (files right, ranks down in the warped board) of :func:`shifted_windows`' windows.
-WINDOW_SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
-#: ... and of :func:`place_by_position`'s: up to two squares each way, the nearest first
+#: The shifts (files, ranks) of :func:`place_by_position`'s windows
+#: (:func:`vision.change.shifted_windows`): up to two squares each way, the nearest first
 PLACE_SHIFTS = tuple(sorted(((dx, dy) for dy in range(-2, 3) for dx in range(-2, 3)),
                             key=lambda s: (abs(s[0]) + abs(s[1]), max(abs(s[0]), abs(s[1])))))
-
-
-def shifted_windows(corners: Corners,
-                    shifts: tuple[tuple[int, int], ...] = WINDOW_SHIFTS) -> list[Corners]:
-    """The 8x8 windows of the lattice of the board at ``corners`` moved by ``shifts`` (files,
-    ranks; ``corners`` itself first): a lattice repeats, and a crowded or partly hidden
-    board can be found a square off."""
-    board = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], dtype=np.float32)
-    h = cv2.getPerspectiveTransform(board, np.asarray(corners, dtype=np.float32))
-    out = []
-    for dx, dy in shifts:
-        moved = (board + np.array([dx, dy], dtype=np.float32)).reshape(-1, 1, 2)
-        out.append(np.asarray(cv2.perspectiveTransform(moved, h).reshape(4, 2),
-                              dtype=np.float32))
-    return out
-
-
-def grid_alignment(warped: Any) -> float:
-    """How sharply the warped board's square edges fall on the lattice lines: the median (over
-    rows, so pieces and a hand on part of the board do not count) horizontal and vertical
-    gradient on the 7 inner lines, over the median elsewhere. A camera bumped by even a third
-    of a square drops it several-fold; the ratio does not depend on the light."""
-    g = cv2.cvtColor(cv2.resize(_main(warped), (8 * SMALL, 8 * SMALL),
-                                interpolation=cv2.INTER_AREA),
-                     cv2.COLOR_BGR2GRAY).astype(np.float32)
-    profile = (np.median(np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)), axis=0)
-               + np.median(np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)), axis=1))
-    lines = [k * SMALL + d for k in range(1, 8) for d in (-1, 0)]
-    return float(profile[lines].mean() / (float(np.median(profile)) + 1e-3))
 
 
 def _looks_like(warped: Any, occ: Sequence[int]) -> bool:
     """True when the classifier's occupancy scores agree with occupancy ``occ`` (a1 = 0):
     every occupied square scores above the 75th percentile of the empty squares' scores."""
-    score = _to_index_order(classify_board(_main(warped)).occupancy)
+    score = to_index_order(classify_board(main_part(warped)).occupancy)
     full = np.array([score[i] for i in range(64) if occ[i]])
     empty = np.array([score[i] for i in range(64) if not occ[i]])
     if full.size == 0 or empty.size == 0:
@@ -2265,8 +1820,8 @@ class Tracker:
         """(visible squares, 3): the classifier's agreement (:func:`agreement`) on the main
         board and on each second board; on a border square, its distance from its empty look
         (lit like the board), and the piece's lightness against the board's pieces'."""
-        reading = classify_board(_main(warped))
-        out = [_agree(reading, _to_index_order)]
+        reading = classify_board(main_part(warped))
+        out = [_agree(reading, to_index_order)]
         if self.view.plain:
             return out[0]
         ring = len(self.view.ring)
@@ -2401,7 +1956,7 @@ class Tracker:
             except BoardNotFoundError:
                 continue
             corners, again = self._nearest_window(frame, corners, turns=True)
-            corners = _register(self._reference, again, corners)
+            corners = register(self._reference, again, corners)
             again = self.view.compose(frame, corners, _carried(self.others, self.corners,
                                                                corners))
             if grid_alignment(again) >= REFOUND_SHARE * base:
@@ -2470,16 +2025,16 @@ class Tracker:
         and a labelling's warp compared as the reference turned the other way (the costs do
         not depend on where the pixels are): one warp instead of 9 or 36, which took a third
         of the time of every photo from a hand."""
-        ref = _lab_small(self._reference)
+        ref = lab_small(self._reference)
         refs = [np.rot90(ref, -turn) for turn in range(4 if turns else 1)]
         plane = warp_widened(frame, corners, 1, replicate=False)
         best: tuple[float, Corners] | None = None
         for shifted, (dx, dy) in zip(shifted_windows(corners), WINDOW_SHIFTS, strict=True):
             window = plane[(1 + dy) * SQUARE:(9 + dy) * SQUARE,
                            (1 + dx) * SQUARE:(9 + dx) * SQUARE]
-            lab = _lab_small(np.ascontiguousarray(window))
+            lab = lab_small(np.ascontiguousarray(window))
             for turn, turned in enumerate(refs):
-                diff = _match_light(lab, turned) - turned
+                diff = match_light(lab, turned) - turned
                 cost = float(np.median(np.sqrt(np.einsum("ijc,ijc->ij", diff, diff))))
                 if best is None or cost < best[0]:
                     best = (cost, rotate_corners(shifted, turn))
@@ -2582,8 +2137,8 @@ class Tracker:
         (:func:`pushed`) counted as unchanged: they veto nothing, and a new reference takes
         their new look; and those squares' own change (0 elsewhere), which a move may claim
         (:meth:`Decoder.decide`)."""
-        change, a, b, median = _change(before, warped, unshade)
-        moved = _pushed(a, b, median, change, threshold(change), agree[:, EMPTY] < 0)
+        change, a, b, median = change_parts(before, warped, unshade)
+        moved = pushed_compared(a, b, median, change, threshold(change), agree[:, EMPTY] < 0)
         return np.where(moved, 0.0, change), np.where(moved, change, 0.0)
 
     def _in_shade(self, warped: Any, agree: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
@@ -2592,8 +2147,9 @@ class Tracker:
                   ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], Decision]:
         """A board changed on more squares than a move changes, and no move explains it: a
         shadow may have fallen on it (or gone). The change with the shadow's light taken out
-        (:func:`_unshaded`) is used instead when it shows nothing changed or a move explains
-        it; a hand or an arm changes more than the light, and stays unexplained.
+        (:func:`vision.change.change_parts` with ``unshade``) is used instead when it shows
+        nothing changed or a move explains it; a hand or an arm changes more than the light,
+        and stays unexplained.
 
         Why: a spectator's shadow over a quarter of the board (40 % darker, soft-edged) that
         stayed for 15 photos lost the game after 9 moves on 4 of 4 seeds (every later photo
@@ -2603,7 +2159,7 @@ class Tracker:
         (SHADE_CONTRAST): with the camera covered (the video at 15 % of its light for 3 s),
         a hand moving in the dark changes only the light too, and was taken for a shadow
         and a move (the queen to h3 for h5f7: 11 wrong games of 36 such windows)."""
-        if min(_contrast(warped), _contrast(self._reference)) < SHADE_CONTRAST:
+        if min(contrast(warped), contrast(self._reference)) < SHADE_CONTRAST:
             return change, pushed, decision  # a covered camera, the light off: no shadow
         unshaded, unpushed = self._unpushed(self._reference, warped, agree, unshade=True)
         if float(unshaded.max()) < threshold(unshaded):
@@ -2794,7 +2350,7 @@ class Tracker:
         if found is None or before is None or now is None:
             return None
         cover, usable, shown = found
-        change = halo_change(before, now, _lab_small(warped), _lab_small(reference))
+        change = halo_change(before, now, lab_small(warped), lab_small(reference))
         sway = None
         kept = self._swept_since_reference(self._beyond_sway, lambda seen, shape: beyond(
             self.corners, shape, self._looked_heights(), since=seen))

@@ -112,7 +112,7 @@ def test_a_patterned_table_says_nothing() -> None:
     """On a checked cloth the table's colour is no one colour: what the table beyond the
     board looks like tells nothing (``halo_bare`` gives None), and the game is followed as
     by the board alone (photos from White's side, 45 degrees up)."""
-    from referee.app.vision_track import halo_bare, halo_picture
+    from vision.change import halo_bare, halo_picture
 
     camera = V.orbit_camera(0.0, 45.0)
     moves = V.random_game(12, seed=4)

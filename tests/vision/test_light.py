@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from referee.app.vision_track import Tracker, change_map, threshold
+from referee.app.vision_track import Tracker
 from tests.vision import variations as V
+from vision.change import change_map, threshold
 
 SQUARES = "abcdefgh"
 

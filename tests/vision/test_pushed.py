@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from referee.app.vision_track import Tracker, change_map, pushed, threshold
+from referee.app.vision_track import Tracker
 from tests.vision import variations as V
 from tests.vision.conftest import VIDEO
+from vision.change import change_map, pushed, threshold
 from vision.geometry import parse_corners
 
 
