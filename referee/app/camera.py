@@ -65,13 +65,8 @@ from firmware_bridge.events import LinkState, Notice, Occupied, Withdraw
 from firmware_bridge.sensor import Clock, Sensor, StoppableThread
 from firmware_bridge.urls import Url, shown
 from firmware_bridge.urls import parse_url as parse_spec
-from referee.app.vision_track import (
-    Decoder,
-    Tracker,
-    attempt_picture,
-    occupancy_of,
-    place_by_position,
-)
+from referee.app.vision_decoder import Decoder, attempt_picture, occupancy_of
+from referee.app.vision_track import Tracker, place_by_position
 from referee.app.vision_view import find_second, view_of
 from referee.rules import actions as A
 from referee.rules.game import Game

@@ -55,7 +55,8 @@ from firmware_bridge.errors import BadSensorUrl
 from firmware_bridge.sensor import Clock, StoppableThread
 from firmware_bridge.urls import parse_url as parse_spec
 from referee.app.camera import CameraSensor, corners_option
-from referee.app.vision_track import Tracker, board_index, place_by_position
+from referee.app.vision_decoder import board_index
+from referee.app.vision_track import Tracker, place_by_position
 from referee.app.vision_view import find_second, view_of
 from referee.rules.game import Game
 from vision.errors import BoardNotFoundError, VisionError

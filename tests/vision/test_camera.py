@@ -540,7 +540,8 @@ def test_how_tall_the_pieces_look_is_read_from_the_start() -> None:
     nothing: the heights are scaled down until the squares behind the pieces that would be
     hidden look hidden (here, until none would be); rendered Staunton pieces from 35 and 45
     degrees keep their heights."""
-    from referee.app.vision_track import Decoder, agreement, height_scale
+    from referee.app.vision_decoder import Decoder
+    from referee.app.vision_track import agreement, height_scale
     from tests.vision.test_synthetic import START, draw_board, skew
     from vision.geometry import warp_board
 
@@ -565,7 +566,7 @@ def test_a_later_photo_that_tells_two_moves_apart_replaces_the_one_taken() -> No
     the moves played since (as a take-back) and plays the right ones. Until then the moves
     since the undecided one stay pending (a printed record waits for them), and the moves
     played anew stay so for that photo (the referee has yet to take the others back)."""
-    from referee.app.vision_track import Branch
+    from referee.app.vision_decoder import Branch
 
     camera = V.orbit_camera(0.0, 45.0)
     moves = ["c2c3", "g8f6", "d2d3", "f6e4"]
@@ -652,7 +653,7 @@ def test_camera_position_from_the_corners() -> None:
 def test_a_checks_deep_is_worked_out_once_and_only_when_asked() -> None:
     """``Once`` (a check's ``deep``: a change map since the last check) runs its work the first
     time it is asked, never before, never again."""
-    from referee.app.vision_track import Once
+    from referee.app.vision_decoder import Once
 
     calls: list[int] = []
 
@@ -824,7 +825,7 @@ def _sq(name: str) -> int:
 def test_dark_piece_on_dark_squares_next_to_a_large_change() -> None:
     """A white knight move (large change) and a black bishop between two dark squares (a change
     under a third of it) in one frame: the pair is decoded, not vetoed."""
-    from referee.app.vision_track import Decoder
+    from referee.app.vision_decoder import Decoder
 
     game = Game("standard")
     for m in ("e2e4", "e7e5"):
@@ -842,7 +843,7 @@ def test_dark_piece_on_dark_squares_next_to_a_large_change() -> None:
 def test_hand_inside_the_board_vetoes() -> None:
     """A move's squares changed, and so did squares in the middle of the board no move explains
     (a hand resting there): nothing is decided."""
-    from referee.app.vision_track import Decoder
+    from referee.app.vision_decoder import Decoder
 
     game = Game("standard")
     change = np.zeros(64)

@@ -49,7 +49,7 @@ def test_a_square_seen_over_that_changed_as_a_push_is_no_miss() -> None:
     paired pixels sees d6 as changed; the push is set up here as it was seen then. A pushed
     square it should change costs the move nothing now, and credits it nothing (every piece
     seen over it would claim it)."""
-    from referee.app.vision_track import LEAN_MISS
+    from referee.app.vision_decoder import LEAN_MISS
     from vision.change import threshold
 
     fen = "1r1n4/3k4/QR6/2pP1ppB/P2q3p/3P2bR/4P3/7K b - - 0 40"

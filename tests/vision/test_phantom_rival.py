@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from referee.app.vision_track import HEIGHTS, PIECE_HEIGHT, Decoder
+from referee.app.vision_decoder import HEIGHTS, PIECE_HEIGHT, Decoder
 from referee.rules.game import Game
 from vision.classify import EMPTY, WHITE
 

@@ -102,7 +102,7 @@ def test_the_decoder_lists_the_position_it_is_in_after_a_take_back() -> None:
     """A take-back that replaces two moves by two others comes back to the same ply in another
     position: the decoder's candidates are those of the new position (they were cached per ply,
     and a hand-held one-photo-per-position game then tried to play a move from the old one)."""
-    from referee.app.vision_track import Decoder
+    from referee.app.vision_decoder import Decoder
 
     game = Game("standard")
     decoder = Decoder(game)

@@ -22,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from referee.app.vision_track import pieces_of
+from referee.app.vision_decoder import pieces_of
 from referee.rules.game import Game
 from referee.rules.variant import Variant
 from referee.rules.variants import make_variant

@@ -1,0 +1,1147 @@
+"""Which legal continuation a settled picture shows: the candidates and their scores.
+
+Why a module of its own: the tracker (:mod:`referee.app.vision_track`) follows a camera's
+frames (settling, the reference picture, a bumped or hand-held camera, taking back, other
+lines); this is the judgement it asks for on each settled picture. From the game's position,
+every board that can follow (an action, an action and a reply, up to MAX_SEQUENCE actions when
+re-synchronising) is a :class:`Candidate`, and :meth:`Decoder.decide` scores each against the
+change map (:mod:`vision.change`), the classifier's agreement and, seen from the side, what
+the pieces cover of the squares behind them (:class:`Lean`), the table beyond the board
+(:class:`Halo`) and the pieces' outlines (:class:`Fit`). The track module's docstring
+describes the whole method; docs/vision.md measures it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import chain
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee.app.vision_view import view_of
+from referee.rules.actions import MOVE, Action
+from referee.rules.game import Game
+from referee.rules.state import State
+from vision.change import threshold
+from vision.classify import EMPTY
+from vision.errors import UnsupportedVariantError
+from vision.geometry import Outlines
+
+MAX_CHANGED = 12      # more changed squares than this: a hand or an arm is on the board
+MARGIN = 0.15         # the best candidate must beat the runner-up by this share of its score
+MIN_LEAD = 0.6        # ... and by at least this much (in change-threshold units)
+CLASSIFIER_WEIGHT = 0.6  # weight of the classifier's opinion on a candidate's squares
+PAIR_PENALTY = 1.0    # each action beyond the first pays this (threshold units) ...
+PAIR_PENALTY_PHOTOS = 2.0  # ... and this in photos, one per position: a photo missed is
+#                            rarer than a video's settled frame (docs/vision.md)
+WEAK_CHANGE = 0.4     # a candidate square may change this little (x threshold) if the
+#                       classifier agrees with its new content
+UNEXPLAINED_SHARE = 0.9  # an unexplained square changing more than this x the weakest move
+#                          square (and more than twice the threshold) vetoes the candidate
+PROMOTION_ORDER = ("", "q", "r", "b", "n")  # preferred when the squares cannot tell
+MAX_SEQUENCE = 3      # longest action sequence tried when re-synchronising
+#: a piece's height in squares by its letter (a Staunton set: the king about 1.7 squares tall,
+#: a pawn 0.9); other variants' pieces stand PIECE_OTHER tall
+PIECE_HEIGHT = {"K": 1.7, "Q": 1.55, "B": 1.3, "N": 1.15, "R": 1.0, "P": 0.9}
+PIECE_OTHER = 1.2
+HEIGHTS = tuple(sorted({*PIECE_HEIGHT.values(), PIECE_OTHER}))  # shortest first
+LEAN_COVER = 0.1      # a changed piece seen over this share of a square: it may change ...
+LEAN_SHOULD = 0.15    # ... over this share: it should (LEAN_MISS when it does not) ...
+LEAN_STRONG = 0.3     # ... over this share: its change counts whole
+LEAN_CREDIT = 0.5     # share of a leaning square's change credited to a move
+LEAN_MISS = 1.0       # debit for a leaning square that should change and did not
+VEIL_COVER = 0.5      # a piece in front over this share of a square: the camera sees it there
+OFF_CENTRE_COVER = 0.2  # a moved piece off centre may cover this share: its change is no hand's
+VEIL_MAYBE_SHARE = 0.2  # a piece in front covering this share, off centre maybe half (VEIL_COVER)
+VEIL_DOUBT = 1.0      # ... hides a candidate's square only so: the candidate pays this for it
+# a candidate's square that may look the same (Decoder._veiled)
+VEILED, VEILED_IF_SAME, VEILED_MAYBE = 1, 2, 3
+FIT_REACH = 3.0       # a close call: candidates this much (threshold units) past the lead ...
+FIT_FLOOR = 1.0       # ... that score at least this ...
+FIT_MARGIN = 8        # ... are told apart when one's outlines miss this many cells fewer ...
+FIT_SHARE = 0.6       # ... and at most this share of the next's
+MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
+SWAY_CHANGE = 250.0  # Lab change allowed a square per share of it pieces' outlines swept
+LEAN_SHARE = 2.0      # a square behind another's piece that changed this much less: leaning
+MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
+BARE_SHARE = 0.5      # a piece's head left a cell beyond the board: over this share of it must
+#                       look bare (within vision.change.BARE_TOLERANCE of the table's colour)
+LOOK_WEIGHT = 1.0     # threshold units per cell's share of a look beyond the board explained
+STANDARD_INDEX = tuple(range(64))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A board that can follow the current position: ``actions`` lead to it, ``mask`` (64
+    bools, a1 = 0) marks the squares whose content changes, ``colour`` (64 ints) the colour
+    then on every square (0 empty, 1 white, 2 black)."""
+
+    actions: tuple[Action, ...]
+    mask: np.ndarray[Any, np.dtype[np.bool_]]
+    colour: np.ndarray[Any, np.dtype[np.int64]]
+    #: squares whose piece changes but not its colour (taken and retaken): they may look
+    #: changed or not, and count neither way
+    optional: np.ndarray[Any, np.dtype[np.bool_]] | None = None
+    #: a capture attempt the rules turn down: the picture is the capture made on the board,
+    #: the position stays (the player puts both pieces back)
+    attempt: bool = False
+    #: the piece code then on every square (0 empty): how tall what stands there is
+    pieces: np.ndarray[Any, np.dtype[np.int64]] = field(kw_only=True)
+    #: the same actions promoting to other pieces: the same picture (a knight and a queen on
+    #: e8 are both a white piece there), kept as alternatives when this one is taken
+    twins: tuple[Candidate, ...] = field(default=(), kw_only=True)
+    #: the squares only the actions after the first change (None for one action): what a
+    #: longer sequence claims beyond its first move (:meth:`Decoder._score`)
+    later: np.ndarray[Any, np.dtype[np.bool_]] | None = field(default=None, kw_only=True)
+
+    @property
+    def squares(self) -> frozenset[int]:
+        return frozenset(int(i) for i in np.flatnonzero(self.mask))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The outcome of judging one settled frame (for tests and the camera sensor)."""
+
+    candidate: Candidate | None
+    score: float  # the best plausible candidate's (0.0 when no candidate is plausible)
+    changed: int
+    loose: int = 0  # changed squares the candidate leaves unexplained (a hand's, or a move's)
+    #: candidates the picture shows the same as ``candidate`` (they differ only on squares a
+    #: piece in front hides), nearly as well supported: a later picture may tell them apart
+    alternatives: tuple[Candidate, ...] = ()
+    #: the squares the candidate explains: its own, and those its pieces are seen over
+    explained: frozenset[int] = frozenset()
+    #: ``score`` before a close call was settled by the outlines (:meth:`Decoder._fitted`)
+    evidence: float | None = None
+
+    @property
+    def shown(self) -> float:
+        """What the picture shows for the candidate: its score before the outlines settled a
+        close call. Lines are compared by it (:meth:`Tracker._other_line`): the outlines
+        raise the one they pick to the lead a decision needs, a choice between the moves of
+        one position, not more evidence for its line against another's."""
+        return self.score if self.evidence is None else self.evidence
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A decision taken between candidates the picture could not tell apart: ``ply`` actions
+    had been played before it, it played ``taken`` actions, ``alternatives`` are the others'
+    actions; ``decided``: the tracker's count of accepted decisions when it was taken."""
+
+    ply: int
+    taken: int
+    alternatives: tuple[tuple[Action, ...], ...]
+    decided: int
+
+
+@dataclass(frozen=True)
+class Halo:
+    """What the camera sees of the table beyond the board's edges (:meth:`Tracker._halo`),
+    one value a cell of :func:`vision.geometry.halo_cells`: ``change`` since the reference
+    picture (0 on cells no piece is seen over or the picture does not show); ``cover``: what
+    a piece of each of HEIGHTS on each square covers of each cell; ``sway``: how much of each
+    cell those outlines moved over since the reference picture's view, or None (a camera
+    that did not move); ``bare``: the share of each cell that looks like the table where no
+    piece is seen (NaN where the picture does not show it)."""
+
+    change: np.ndarray[Any, np.dtype[np.float64]]
+    cover: np.ndarray[Any, np.dtype[np.float64]]
+    sway: np.ndarray[Any, np.dtype[np.float64]] | None
+    bare: np.ndarray[Any, np.dtype[np.float64]]
+
+
+@dataclass(frozen=True)
+class Lean:
+    """What a piece of each of HEIGHTS on each square covers of every square, seen from where
+    the camera stands (:func:`vision.geometry.silhouettes`): ``cover`` for a piece on its
+    square's centre, ``far`` what it may cover put down off it (its outline grown by
+    PLACEMENT).
+
+    Why: players leave pieces a fifth of a square off centre, and the model's piece is a
+    generic one; an oblique camera then sees a piece over a little more or less of the
+    squares round it than ``cover`` says. Rendered photo games with every piece put down up
+    to 0.15 square off centre lost 155 of 840 moves (seeds 4-7, seven views) without it."""
+
+    cover: np.ndarray[Any, np.dtype[np.float64]]
+    far: np.ndarray[Any, np.dtype[np.float64]]
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The cells of the board's plane (:data:`vision.geometry.COVER_RASTER` a square's side)
+    that changed between the two pictures a decision compares (:func:`changed_cells`), and
+    where a piece on each square is seen there in the later picture and in the earlier
+    (:func:`vision.geometry.outlines`; the same unless the camera moved):
+    :meth:`Decoder._fitted`."""
+
+    outlines: Outlines
+    changed: np.ndarray[Any, np.dtype[np.bool_]]
+    earlier: Outlines
+
+
+class Once:
+    """A truth worked out the first time it is asked, and kept: :meth:`Tracker._judge`'s
+    ``deep`` (is the board the same as at the last check?) costs a change map, and most
+    checks never ask (a move found with every changed square explained, no open branch)."""
+
+    def __init__(self, work: Callable[[], bool]) -> None:
+        self._work: Callable[[], bool] | None = work
+        self._value = False
+
+    def __bool__(self) -> bool:
+        if self._work is not None:
+            self._value, self._work = self._work(), None
+        return self._value
+
+
+def occupancy_of(state: State, index: Sequence[int] = STANDARD_INDEX) -> tuple[int, ...]:
+    """Per visible square (a1 = 0) the colour on it: 0 empty, 1 white, 2 black.
+
+    ``index[i]`` is the variant's own index of the 8x8 square ``i`` (see :func:`board_index`).
+    """
+    board = state.board
+    return tuple((board[j] >> 4) if board[j] else 0 for j in index)
+
+
+def pieces_of(state: State, index: Sequence[int] = STANDARD_INDEX) -> tuple[int, ...]:
+    """Per visible square (a1 = 0) the piece code on it (0 empty)."""
+    board = state.board
+    return tuple(int(board[j]) for j in index)
+
+
+def board_index(variant: Any) -> tuple[int, ...]:
+    """The variant's square index for each square a1..h8 of the 8x8 board the camera sees.
+
+    Raises:
+        UnsupportedVariantError: the variant has no such 8x8 board.
+    """
+    layout = variant.layout
+    names = [f"{'abcdefgh'[i % 8]}{i // 8 + 1}" for i in range(64)]
+    if not all(layout.has_square(n) for n in names):
+        raise UnsupportedVariantError(
+            f"variant {variant.name!r} has no 8x8 board for the camera to follow")
+    return tuple(int(layout.square(n)) for n in names)
+
+
+def _reach(rows: np.ndarray[Any, Any], links: np.ndarray[Any, Any]
+           ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """(n, t): whether row ``n`` reaches ``t`` through some ``s`` with ``rows[n, s]`` and
+    ``links[s, t]`` (a product of boolean matrices; the rows are a few squares each).
+
+    Why not ``@``: a float product of a decision's size runs on OpenBLAS's threads, which
+    spin while they wait, and on a busy machine (a Pi running the referee and its pages, the
+    test suite) they took the CPU: the photo games' tests took 77 s of CPU, 44 s without."""
+    out = np.zeros((rows.shape[0], links.shape[1]), dtype=bool)
+    n, s = np.nonzero(rows)
+    if len(n):
+        starts = np.flatnonzero(np.r_[True, n[1:] != n[:-1]])
+        out[n[starts]] = np.logical_or.reduceat(links[s], starts, axis=0)
+    return out
+
+
+def _less_sway(change: np.ndarray[Any, Any], sway: np.ndarray[Any, Any],
+               heights: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """``change`` (its first values those of ``sway``'s targets) less SWAY_CHANGE per share
+    of each target that the outlines of the pieces standing (``heights``: each square's
+    height class, -1 empty) moved over (``sway``, :meth:`Tracker._sway` or
+    :attr:`Halo.sway`)."""
+    standing = np.flatnonzero(heights >= 0)
+    swept = np.zeros(len(change))
+    swept[:sway.shape[2]] = sway[heights[standing], standing].sum(axis=0)
+    return np.asarray(np.maximum(change - SWAY_CHANGE * swept, 0.0), dtype=np.float64)
+
+
+def _add_rows(out: np.ndarray[Any, Any], rows: np.ndarray[Any, Any],
+              values: np.ndarray[Any, Any]) -> None:
+    """``out[rows[i]] += values[i]`` for rows in order (as :func:`numpy.nonzero` gives them),
+    summed per row first: ``np.add.at`` took most of a decision's time beyond the board."""
+    if len(rows):
+        starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+        out[rows[starts]] += np.add.reduceat(values.astype(out.dtype), starts, axis=0)
+
+
+def pushed_pair(pushed: np.ndarray[Any, Any] | None, tau: float) -> bool:
+    """Whether two or more squares of the main board changed by more than ``tau`` as though
+    their piece were only pushed within them (``pushed``: :meth:`Tracker._unpushed`), as a
+    move's two squares may when all else is still: :meth:`Decoder.decide` looks for a move
+    there (a camera that did not move).
+
+    Why: a black pawn c7-c6 seen from White's side at 35 degrees, behind a black knight on
+    c5: the pawn on c6 stood where the knight's head had been seen and over c7 where it had
+    stood, and both squares looked like their old picture moved by a few pixels. Counted as
+    no change, the move was never looked for, its picture became the reference, and the
+    game was lost there (an engine game, 19 of 87 moves in order)."""
+    return pushed is not None and int(np.sum(pushed[:64] > tau)) >= 2
+
+
+def lead_needed(best: float, margin: float = MARGIN) -> float:
+    """How far the best candidate scoring ``best`` must lead the next to be taken: ``margin``
+    of its score (MARGIN; another line against the line played, SWITCH_MARGIN), and at least
+    MIN_LEAD."""
+    return max(MIN_LEAD, margin * best)
+
+
+def in_front(cover: np.ndarray[Any, Any], heights: np.ndarray[Any, Any],
+              squares: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The squares pieces stand on (``heights``: height classes, -1 empty) and the share of
+    each of ``squares`` each of them covers (``cover``: :func:`vision.geometry.silhouettes`),
+    its own square left out: (standing, (len(standing), len(squares)))."""
+    standing = np.flatnonzero(heights >= 0)
+    share = cover[heights[standing], standing][:, squares]
+    share[standing[:, None] == squares[None, :]] = 0.0
+    return standing, share
+
+
+def _promo_rank(action: Action) -> int:
+    promo = (action.promo or "").lower()
+    return PROMOTION_ORDER.index(promo) if promo in PROMOTION_ORDER else len(PROMOTION_ORDER)
+
+
+def _promoted_otherwise(actions: tuple[Action, ...], other: tuple[Action, ...]) -> bool:
+    """Whether ``actions`` are ``other`` but for the piece some promotion makes (a camera
+    sees the colour on e8, not which piece: an under-promotion is told only by how the piece
+    moves later, :meth:`Tracker._other_line`)."""
+    return len(actions) == len(other) and actions != other and all(
+        a._replace(promo="") == b._replace(promo="") for a, b in zip(actions, other, strict=True))
+
+
+def _occluded(change: np.ndarray[Any, Any], tau: float, explained: np.ndarray[Any, Any],
+              put: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Squares (a1 = 0) that changed beyond what ``explained`` (a candidate's squares) allows
+    and cannot be a hand or an arm reaching in from the side of the board: an unexplained square
+    counts when it changed more than twice the threshold and more than UNEXPLAINED_SHARE of the
+    candidate's weakest square; such squares are forgiven when, connected to each other, they
+    reach the board's edge (at most MAX_OCCLUDED of them), since the squares under a hand keep
+    their old look in the reference until the hand has gone; but not when they touch a square
+    the candidate ``put`` a piece on: that hand may still hold the piece (the shared video's
+    queen, held still over g4 on her way to h5 with the arm over h5, was taken for Qg4 once the
+    classifier read d1 rightly as empty; the move is seen at the next check, the hand gone)."""
+    weakest = float(change[explained].min()) if explained.any() else 0.0
+    limit = max(2.0 * tau, UNEXPLAINED_SHARE * weakest)
+    strong = (change > limit) & ~explained
+    if not strong.any() or int(strong.sum()) > MAX_OCCLUDED:
+        return np.asarray(strong, dtype=bool)
+    # squares beyond the board (a ring, a second board) are where hands reach in from: only
+    # the main board's groups away from its edge can veto
+    grid = strong[:64].reshape(8, 8)
+    near = np.zeros((8, 8), dtype=bool)
+    if put is not None:  # the squares a piece was put on, and around them
+        near = cv2.dilate(np.asarray(put[:64]).reshape(8, 8).astype(np.uint8),
+                          np.ones((3, 3), np.uint8)) > 0
+    count, labels = cv2.connectedComponents(grid.astype(np.uint8), connectivity=8)
+    out = np.zeros((8, 8), dtype=bool)
+    for k in range(1, count):
+        part = labels == k
+        rows, cols = np.nonzero(part)
+        edge = rows.min() == 0 or cols.min() == 0 or rows.max() == 7 or cols.max() == 7
+        if not edge or (part & near).any():
+            out |= part
+    return np.concatenate([out.reshape(64), np.zeros(len(change) - 64, dtype=bool)])
+
+
+def forgiven(change: np.ndarray[Any, Any], tau: float, explained: np.ndarray[Any, Any]) -> bool:
+    """Whether :func:`_occluded` forgave some strongly changed unexplained squares."""
+    weakest = float(change[explained].min()) if explained.any() else 0.0
+    limit = max(2.0 * tau, UNEXPLAINED_SHARE * weakest)
+    strong = (change > limit) & ~explained
+    return bool(strong.any()) and not _occluded(change, tau, explained).any()
+
+
+def attempt_picture(action: Action, before: Sequence[int] | np.ndarray[Any, Any],
+                    index: Sequence[int]) -> np.ndarray[Any, np.dtype[np.int64]] | None:
+    """What the camera sees of a move that changes nothing (a capture attempt the rules turn
+    down): ``before`` (colours of the visible squares ``index``) with the mover taken from its
+    square to the target's. None when it is no move between two visible squares."""
+    if action.kind != MOVE or action.frm not in index or action.to not in index:
+        return None
+    frm, to = index.index(action.frm), index.index(action.to)
+    if not before[frm] or frm == to:
+        return None
+    shown = np.array(before, dtype=np.int64)
+    shown[to], shown[frm] = shown[frm], 0
+    return shown
+
+
+class Decoder:
+    """Chooses which legal board a settled frame shows, from the game's current position.
+
+    Holds the game (a :class:`~referee.rules.game.Game`); :meth:`decide` judges evidence,
+    :meth:`accept` plays the chosen candidate's actions.
+    """
+
+    def __init__(self, game: Game, index: Sequence[int] | None = None) -> None:
+        self.game = game
+        self.index = tuple(view_of(game.variant).index if index is None else index)
+        self._where = np.asarray(self.index, dtype=np.intp)
+        self._cached: tuple[State, list[Candidate]] | None = None
+        #: each candidate's veiled squares (:meth:`_veiled`) for one position and one cover
+        self._veils: tuple[State, Any, dict[tuple[Action, ...], Any]] | None = None
+        self._height_table: np.ndarray[Any, np.dtype[np.int64]] | None = None
+        #: a close call is guessed (kept open as a Branch) rather than left undecided: one
+        #: photo per position, where waiting shows nothing more
+        self.guess = False
+        #: the position a photo showed no move in (:meth:`saw_no_move`)
+        self._no_move_in: State | None = None
+
+    def saw_no_move(self) -> None:
+        """A photo of the current position showed no move: the next may show a move after one
+        the camera could not see, and a sequence of two actions has its first action's squares
+        veiled as that action's alone (:meth:`_veiled`), until the position changes."""
+        self._no_move_in = self.game.state
+
+    def occupancy(self) -> tuple[int, ...]:
+        """The colour on each visible square (a1 = 0) in the current position."""
+        return occupancy_of(self.game.state, self.index)
+
+    def candidates(self) -> list[Candidate]:
+        """Every legal action and action + reply from the current position (cached per
+        position: a take-back that replaces two moves by two others comes back to the same
+        ply in another position), those the camera cannot tell apart collapsed to one."""
+        state = self.game.state
+        if self._cached is None or self._cached[0] is not state:
+            self._cached = (state, self._enumerate(2))
+        return self._cached[1]
+
+    def sequences(self, depth: int, touching: frozenset[int]) -> list[Candidate]:
+        """Every sequence of ``depth`` actions from the current position each of which changes
+        one of the ``touching`` squares, those the camera cannot tell apart collapsed."""
+        return self._enumerate(depth, touching)
+
+    def _enumerate(self, depth: int, touching: frozenset[int] | None = None) -> list[Candidate]:
+        variant = self.game.variant
+        root = self.game.state
+        start = np.asarray(occupancy_of(root, self.index), dtype=np.int64)
+        pieces = np.asarray(pieces_of(root, self.index))
+
+        looked = [self.index[i] for i in touching] if touching is not None else []
+
+        def touches(state: State, nxt: State) -> bool:
+            """Whether the colour on one of the ``touching`` squares changed."""
+            return touching is None or any(state.board[j] >> 4 != nxt.board[j] >> 4
+                                           for j in looked)
+
+        made_on_board = variant.board_kinds  # a roll, an assignment, a pass: only followed
+        found: list[tuple[tuple[Action, ...], State, State]] = []
+
+        def walk(state: State, actions: tuple[Action, ...], first: State | None) -> None:
+            for a in variant.legal_actions(state):
+                if a.kind not in made_on_board:
+                    continue
+                nxt = variant.apply(state, a)
+                if not touches(state, nxt):
+                    continue
+                seq = (*actions, a)
+                reached = nxt if first is None else first
+                if len(seq) >= (1 if touching is None else depth):
+                    found.append((seq, nxt, reached))
+                if len(seq) < depth:
+                    walk(nxt, seq, reached)
+
+        walk(root, (), None)
+        return self._collapsed(found, start, pieces)
+
+    def _collapsed(self, found: list[tuple[tuple[Action, ...], State, State]],
+                   start: np.ndarray[Any, Any], pieces: np.ndarray[Any, Any]
+                   ) -> list[Candidate]:
+        """One candidate per picture the sequences ``found`` (with the states they reach,
+        and the state their first action reaches) leave: the first of those that leave it
+        (fewest actions, the queen), the same actions promoting to other pieces as its twins.
+        Sequences that change nothing the camera sees are dropped, but for a capture attempt
+        the rules turn down (:func:`attempt_picture`).
+
+        Why all boards at once: this runs for a position's thousand sequences at every
+        decision, and one array of them costs a fraction of a thousand small ones (read
+        through one iterator, each picture's key cut from one buffer: a middle-game
+        position's 1,402 sequences 10.1 -> 7.1 ms, the candidates the same)."""
+        if not found:
+            return []
+        size = len(found[0][1].board)
+        after = np.fromiter(chain.from_iterable(state.board for _, state, _ in found),
+                            dtype=np.int64, count=len(found) * size
+                            ).reshape(len(found), size)[:, self._where]
+        colour = after >> 4  # as pieces_of and occupancy_of: a code's colour is its high bits
+        mask = colour != start[None, :]
+        # the first actions' states: a few dozen, each shared by many sequences
+        firsts: dict[int, tuple[int, State]] = {}
+        which = [firsts.setdefault(id(state), (len(firsts), state))[0]
+                 for _, _, state in found]
+        boards = [state.board for _, state in firsts.values()]
+        first = (np.array(boards, dtype=np.int64)[:, self._where] >> 4
+                 != start[None, :])[which]
+        later = mask & ~first
+        optional = (after != pieces[None, :]) & ~mask
+        seen, some_optional = mask.any(axis=1).tolist(), optional.any(axis=1).tolist()
+        lengths = [len(actions) for actions, _, _ in found]
+        if any(a.promo for actions, _, _ in found for a in actions):
+            order = sorted(range(len(found)), key=lambda k: (
+                lengths[k], [_promo_rank(x) for x in found[k][0]]))
+        else:  # the same order: every action's promotion rank is the same
+            order = sorted(range(len(found)), key=lengths.__getitem__)
+        # each row's colours as bytes, cut from one buffer (a picture's key)
+        pictures, width = colour.tobytes(), colour.shape[1] * colour.itemsize
+        groups: dict[tuple[int, bytes], list[Candidate]] = {}
+        for k in order:
+            actions = found[k][0]
+            if not seen[k]:
+                shown = attempt_picture(actions[0], start, self.index) if len(actions) == 1 \
+                    else None
+                if shown is None:
+                    continue  # nothing the camera sees
+                # a failed attempt: the capture is made, then undone
+                cand = Candidate(actions, shown != start, shown, None, attempt=True,
+                                 pieces=pieces)
+                key = (lengths[k], shown.tobytes())
+            else:
+                key = (lengths[k], pictures[k * width:(k + 1) * width])
+                cand = None
+            group = groups.get(key)
+            if group is not None and not _promoted_otherwise(actions, group[0].actions):
+                continue
+            if cand is None:  # rows of the arrays of all (read only, as every candidate)
+                cand = Candidate(actions, mask[k], colour[k],
+                                 optional[k] if some_optional[k] else None, pieces=after[k],
+                                 later=later[k] if lengths[k] > 1 else None)
+            if group is None:
+                groups[key] = [cand]
+            else:
+                group.append(cand)
+        return [replace(g[0], twins=tuple(g[1:])) if len(g) > 1 else g[0]
+                for g in groups.values()]
+
+    def decide(self, change: np.ndarray[Any, Any], agree: np.ndarray[Any, Any],
+               deep: bool | Once = False, lean: Lean | None = None,
+               sway: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
+               pushed: np.ndarray[Any, Any] | None = None,
+               fit: Callable[[], Fit] | None = None) -> Decision:
+        """The candidate the evidence shows, or a Decision without one.
+
+        ``change``: 64 change values; ``agree``: (64, 3) classifier agreement; ``deep``: also
+        try sequences of up to MAX_SEQUENCE actions touching the changed squares; ``lean``:
+        what pieces cover seen from the camera; ``sway``: how much of each square the pieces'
+        outlines moved over since the reference picture (:meth:`Tracker._sway`); ``halo``:
+        what changed beyond the board's edges, where pieces' heads are seen; ``pushed``: the
+        change of the squares counted as unchanged because their piece was only pushed
+        within them (:meth:`Tracker._unpushed`), which a move may claim (:meth:`_score`)
+        when the camera did not move (no ``sway``); ``fit``: what settles a close call
+        (:meth:`_fitted`), worked out when one comes.
+
+        Why claimed: seen from Black's side at 45 degrees, a black queen e8-e7 put her foot
+        where her body had stood over e7 (0.41 of it), and e7, a dark square, looked like the
+        same black shape moved by a fifth of a square: a push, counted as no change. e8-e7
+        was then implausible and e8-e6 was taken (Anastasian-Lewis 2016, 79 of 81 moves);
+        seen from White's side at 35 degrees, the queen d8-c7 put her foot where the outline
+        of the piece in front had stood over c7, and d8-c8 was taken (Tal-Furster 1958, 27
+        of 55). Why only with the camera still: a camera that moved (photos from a hand)
+        moves the outlines of the pieces over the squares behind them in every photo; a
+        queen d8's over the empty d7 was read as a bishop's move there when any move could
+        claim any pushed square, and when only moves of a piece seen over the square could,
+        a pawn e2-e4 was read as e2-e3 (the pawn's outline over e3; Napoleon-Bertrand from a
+        hand, 5 -> 0 moves; 43 real games from a hand 1,692 -> 1,661 moves in order). With
+        the camera moved, a move still claims a square it leaves behind a piece in front
+        (VEILED for it, :meth:`_score`): a knight g8-f6 seen from White's side at 35 degrees
+        left g8, behind the g7 pawn, looking pushed (42 against a threshold of 6), and scored
+        3.27 against the pawn's f7-f6 2.99 (12 from a still camera). Photos from a hand
+        3,463 -> 3,604 of 4,778, held out 1,966 -> 1,993 of 2,774; any square a move leaves
+        gained as much on the first (3,561) and lost a held-out game (1,909).
+        """
+        tau = threshold(change)
+        e = np.clip((change - tau) / tau, -1.0, 3.0)
+        changed = int(np.sum(e > 0))
+        excess = self._unswayed(change, sway)
+        beyond = halo is not None and bool(np.any(halo.change > tau))
+        moved = sway is not None  # the camera moved: a move claims only the pushed squares
+        claimable = pushed          # it leaves behind a piece in front (:meth:`_score`)
+        claims = lean is not None and not moved and pushed_pair(claimable, tau)
+        if (changed == 0 and not beyond and not claims) or int(np.sum(excess > tau)) > MAX_CHANGED:
+            return Decision(None, 0.0, changed)
+        cands = self.candidates()
+        best = self._score(cands, change, tau, agree, lean, excess, halo, claimable, fit,
+                           left_only=moved)
+        if (best.candidate is None or best.loose) and deep:  # deep asked only then
+            # a move that leaves changed squares unexplained may be one of a longer sequence
+            # (a king's step e7-e8 hidden behind the king, after two moves already taken)
+            touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
+            deeper = self._enumerate(MAX_SEQUENCE, touching)
+            again = self._score(cands + deeper, change, tau, agree, lean, excess, halo,
+                                claimable, fit, left_only=moved)
+            if again.candidate is not None or best.candidate is None:
+                best = again
+        return replace(best, changed=changed)
+
+    def _unswayed(self, change: np.ndarray[Any, Any], sway: np.ndarray[Any, Any] | None
+                  ) -> np.ndarray[Any, Any]:
+        """``change`` less what the camera's own move may have made of each square: SWAY_CHANGE
+        per share of it that the outlines of the pieces standing now moved over (``sway``).
+
+        Why: photos taken from a hand (each from a little elsewhere: 5 degrees round the
+        table, 3 up or down) see every piece from another side; where a piece in front stands
+        over another (a white pawn d4 over a black one on d5, seen from White's side), the
+        line between them moves by a few pixels and the square changes by three thresholds
+        with no move there, so the move (h7-h5) was refused as a hand on the board."""
+        if sway is None:
+            return change
+        heights = self._heights(np.asarray(pieces_of(self.game.state, self.index)))[:64]
+        return _less_sway(change, sway, heights)
+
+    def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
+               agree: np.ndarray[Any, Any], lean: Lean | None = None,
+               excess: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
+               claimable: np.ndarray[Any, Any] | None = None,
+               fit: Callable[[], Fit] | None = None, left_only: bool = False) -> Decision:
+        """The best candidate for ``change`` (``excess``: the change no camera's move makes,
+        for the squares a candidate leaves unexplained; :meth:`_unswayed`; ``halo``: beyond
+        the board, :meth:`_beyond`; ``claimable``: the change of pushed squares, counted for
+        the candidates that change them, :meth:`decide`, and with ``left_only`` (the camera
+        moved) only for those that leave them behind a piece in front; ``fit``:
+        :meth:`_fitted`)."""
+        e = np.clip((change - tau) / tau, -1.0, 3.0)
+        excess = change if excess is None else excess
+        if not cands:
+            return Decision(None, 0.0, 0)
+        mask = np.stack([c.mask for c in cands])
+        colour = np.stack([c.colour for c in cands])
+        big = np.broadcast_to(e[None, :], mask.shape)
+        veils = None if lean is None else self._veiled(cands, mask, lean)
+        claimed = None  # the pushed squares a candidate may claim
+        if claimable is not None and veils is not None and claimable.any():
+            claimed = claimable > 0
+            raw = np.clip((claimable - tau) / tau, -1.0, 3.0)[None, :]
+            if left_only:  # a camera that moved: only a square a move leaves behind a piece
+                # in front (veiled), when it changed as a push would
+                leaving = mask & claimed[None, :] & (colour == EMPTY) & (veils == VEILED)
+                big = np.where(leaving, np.maximum(big, raw), big)
+            else:
+                big = np.where(mask & claimed[None, :], raw, big)
+        length = np.array([len(c.actions) for c in cands], dtype=np.float64)
+        support = big + CLASSIFIER_WEIGHT * np.take_along_axis(
+            np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
+            axis=2)[:, :, 0]
+        positive = np.clip((excess - tau) / tau, 0.0, 1.0)  # a hand's squares cost 1 each
+        veiled = np.zeros_like(mask)    # squares it changes that look the same
+        doubted = np.zeros_like(mask)   # ... only if the pieces stand off their centres
+        if veils is not None:
+            doubted = (veils == VEILED_MAYBE) & (big <= 0)
+            veiled = ((veils == VEILED) | ((veils == VEILED_IF_SAME) & (big <= 0))
+                      | doubted)
+        # Only candidates whose every square changed (or changed a little, with the classifier
+        # agreeing on its new content) can explain the frame; the best of them must beat the
+        # next by a margin. The others are not scored at all (most of a position's thousand).
+        changed = (big > 0) | ((big > WEAK_CHANGE - 1.0) & (support > 0))
+        if not self.guess:
+            # In a video, a sequence of moves (re-synchronising over one missed) shows each
+            # of its squares clearly once the board settles: one that changed by less than
+            # twice the threshold counts only with the classifier not against it. A player's
+            # arm held still over the h-file (the shared video, corners found: off by up to
+            # 6 px) was taken for h2-h4, Nf6xh5, Rh1-h3, with f6 changed by 1.3 thresholds and
+            # read a black piece still, instead of waiting for Qxf7#.
+            changed &= (length[:, None] < 2) | (big >= 1.0) | (support > 0)
+        plausible = np.flatnonzero(np.all(changed | ~(mask & ~veiled), axis=1))
+        if not len(plausible):
+            return Decision(None, 0.0, 0)
+        cands = [cands[k] for k in plausible]
+        mask, colour, big, support = mask[plausible], colour[plausible], big[plausible], \
+            support[plausible]
+        length, veiled, doubted = length[plausible], veiled[plausible], doubted[plausible]
+        optional = np.zeros_like(mask)
+        for k, c in enumerate(cands):
+            if c.optional is not None:
+                optional[k] = c.optional
+        leaning = np.zeros_like(mask)   # squares a changed piece is seen over
+        should = np.zeros_like(mask)    # ... that should change with it
+        expected = np.zeros_like(mask)  # ... mostly: their change counts whole
+        seconded = np.zeros_like(mask)  # a sequence's squares its own pieces are seen over
+        excused = np.zeros_like(mask)   # ... or may be, the piece off its centre
+        if lean is not None:
+            leaning, should, expected, seconded, excused = self._leaning(
+                cands, mask, optional, change, lean, agree)
+            if claimed is not None and not left_only:
+                # a square a piece is seen over that should change, and that changed as
+                # though a piece were pushed within it, changed: a black queen d4xd5 seen
+                # from White's side at 35 degrees moved her head over d6 by a third of a
+                # square (no credit: every piece seen over it would claim it)
+                should &= ~claimed[None, :]
+            mask = mask & ~veiled  # may change or not
+            optional = optional | veiled
+        # What a sequence claims beyond its first move, where the camera's own move made all
+        # the change, is no evidence for it either way (:meth:`_phantoms`).
+        phantom = self._phantoms(cands, mask, change, excess, tau)
+        big, support = np.where(phantom, 0.0, big), np.where(phantom, 0.0, support)
+        gain = np.maximum(big, 0.0)
+        credit = np.where(seconded, LEAN_CREDIT * gain, support)
+        score = ((credit * mask).sum(axis=1) + (gain * optional).sum(axis=1)
+                 + (gain * np.where(expected, 1.0, LEAN_CREDIT) * leaning).sum(axis=1)
+                 - LEAN_MISS * (should & (big <= 0)).sum(axis=1)
+                 - (positive[None, :] * ~(mask | optional | leaning | excused)).sum(axis=1)
+                 - VEIL_DOUBT * doubted.sum(axis=1)
+                 - (PAIR_PENALTY_PHOTOS if self.guess else PAIR_PENALTY) * (length - 1))
+        if halo is not None:
+            score = score + self._beyond(cands, mask | optional, tau, halo)
+        unfitted = score
+        if fit is not None:
+            score = self._fitted(cands, score, length, fit)
+        order = [int(k) for k in np.argsort(-score, kind="stable")]
+        top = order[0]
+        best_score = float(score[top])
+        # The runner-up is the best explanation of another picture: a longer sequence that
+        # leaves the same picture (a move, then a capture attempt the rules turned down while
+        # no frame was taken) is the same evidence explained at a cost, not a rival.
+        # So is a longer sequence whose own squares are the best's squares (those it may
+        # change unseen too: a white bishop d5xb7 seen from White's side at 35 degrees left
+        # d5 behind the d4 pawn, and d5xb7 with d7-d5 claimed d5 and the d7 its head had
+        # covered: 11.39 against 13.39, a hair under the margin, and no move was ever read
+        # again in that engine game), the squares its pieces are seen over
+        # (:data:`LEAN_SHARE`) and squares only the camera's own move changed (``phantom``:
+        # no evidence for it, :meth:`_phantoms`).
+        covered = mask[top] | optional[top] | leaning[top]
+        rivals = [k for k in order[1:] if not np.array_equal(colour[k], colour[top])
+                  and not (length[k] > length[top]
+                           and not np.any(mask[k] & ~seconded[k] & ~covered & ~phantom[k]))]
+        # A rival that changes the same visible squares to the same colours differs only
+        # where a piece in front hides the board (a black pawn f7-f6 or a knight g8-f6, seen
+        # from White's side): no picture of this position tells them apart, a later one may
+        # (Tracker._other_line). The best is taken, the others kept as alternatives.
+        alike = {k for k in rivals if length[k] == length[top]
+                 and np.array_equal(mask[k], mask[top])
+                 and np.array_equal(colour[k][mask[top]], colour[top][mask[top]])}
+        need = lead_needed(best_score)
+        unlike = [k for k in rivals if k not in alike]
+        if self.guess and unlike and length[unlike[0]] == length[top]:
+            # A photo: no better picture of this position will come. A close runner-up (the
+            # only one) is kept as an alternative too, the best taken (a black pawn c7-c6 or
+            # c7-c5 seen from Black's side, c6 and c5 both changed: 6.52 against 6.11), however
+            # close: left undecided, the move was later taken with the next one as a shorter
+            # sequence to the same picture (a queen d1-d3, then d3-c2, read as d1-c2: 8.49
+            # against 8.41 for d1-d2), a ply short, and the game was lost from there. The
+            # runner-up is the first rival not alike (those are alternatives anyway): after
+            # a photo that showed no move, the bishop f1-e2 and the king e1-e2 (both behind
+            # the e3 bishop, seen from Black's side) with the knight's h5-f4 were alike, and
+            # f2-f3 with it close (8.11 against 8.50): no move was read at all.
+            others = unlike[1:]
+            if not others or best_score - float(score[others[0]]) >= need:
+                alike.add(unlike[0])
+        alternatives = tuple(cands[k] for k in rivals
+                             if k in alike and best_score - float(score[k]) < need
+                             ) + cands[top].twins
+        rivals = [k for k in rivals if k not in alike]
+        runner = float(score[rivals[0]]) if rivals else 0.0
+        cand = cands[top]
+        sq = cand.mask & ~veiled[top]
+        seen = cand.mask | optional[top] | leaning[top] | excused[top]
+        change_ok = True
+        unseen = np.where(seen, change, excess)
+        hand = bool(_occluded(unseen, tau, seen, sq & (cand.colour != EMPTY)).any())
+        if forgiven(unseen, tau, seen):  # a hand at the edge: the classifier must agree too,
+            # and on something: a move none of whose squares is in plain sight (a pawn d2-d3
+            # seen only by the lean of its head over d4) is no reading past a hand
+            agreed = agree[np.flatnonzero(sq), cand.colour[sq]]
+            hand = hand or not sq.any() or bool(np.any(agreed <= 0))
+        lead = best_score - runner
+        if best_score <= 0 or not change_ok or hand or lead < need:
+            return Decision(None, best_score, 0)
+        swayed = (change > tau) & (excess <= tau)  # the camera's move changed them
+        return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
+                        frozenset(int(i) for i in np.flatnonzero(seen | swayed)),
+                        float(unfitted[top]))
+
+    def _fitted(self, cands: list[Candidate], score: np.ndarray[Any, Any],
+                length: np.ndarray[Any, Any], fit: Callable[[], Fit]
+                ) -> np.ndarray[Any, Any]:
+        """``score`` with a close call settled by the pieces' outlines. The candidates as long
+        as the best that score FIT_FLOOR or more and fall short of its lead
+        (:func:`lead_needed`) by FIT_REACH at most each change the cells where the piece seen
+        (:meth:`_painted`) differs before and after them; the one whose cells miss the cells
+        that changed (``fit``) by FIT_MARGIN fewer than the next, and by at most FIT_SHARE of
+        the next's, leads the others by the margin.
+
+        Why: a piece moved along a line the camera looks down is seen over the square behind
+        its own, and by the square the square it stopped on and the next change alike: seen
+        from Black's side at 60 degrees a black rook e3-e2 covered e1 as a rook on e1 would,
+        and e3-e1 scored 8.42 against 8.33; a queen d1-e2, 16.31 for d1-e1 against 16.30;
+        from White's side at 35 degrees a black queen e4-e5 read e4-e6 (5.39 against 2.60).
+        Cell by cell the two differ by most of a square (e3-e2 missed 17 cells, e3-e1 53).
+        Why FIT_SHARE: from a hand the cells the camera's own move changed outnumber a
+        move's (a pawn d2-d3 missed 221, d2-d4 247), and a difference of 26 said nothing
+        (Deep Blue-Kasparov 1997 from a hand 37 -> 4 moves in order without it). 44 games
+        (python-chess's game records and engine games from ECO openings, docs/vision.md)
+        rendered one photo per position from five views (4,697 moves), moves in order: still
+        camera 4,058 -> 4,570, 33 -> 41 games exact; from a hand 3,238 -> 3,606 (3,548 without
+        FIT_SHARE), no game worse. Why FIT_FLOOR: a bishop e2-f3 seen from Black's side
+        behind the f4 knight changes the board little (1.12; its head beyond the board tells
+        it, which the cells do not look at), and a pawn f2-f3 that scored 0.02 missed fewer
+        cells (Anastasian-Lewis 2016)."""
+        top = int(np.argmax(score))
+        best = float(score[top])
+        if best <= 0:
+            return score
+        need = lead_needed(best)
+        close = np.flatnonzero((score > max(best - need - FIT_REACH, FIT_FLOOR))
+                               & (length == length[top]))
+        if len(close) < 2:
+            return score
+        seen = fit()
+        root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:64]
+        before = self._painted(root, seen.earlier)
+        moved = [self._painted(np.asarray(cands[k].pieces[:64], dtype=np.int64), seen.outlines)
+                 != before for k in close]
+        anywhere = np.any(moved, axis=0)
+        missed = np.array([np.count_nonzero((m ^ seen.changed) & anywhere) for m in moved])
+        ranked = np.argsort(missed, kind="stable")
+        first, second = int(missed[ranked[0]]), int(missed[ranked[1]])
+        if second - first < FIT_MARGIN or first > FIT_SHARE * second:
+            return score
+        fitted = score.copy()
+        k = int(close[ranked[0]])
+        fitted[k] = max(float(fitted[k]), best + need)
+        return fitted
+
+    def _painted(self, pieces: np.ndarray[Any, Any], seen: Outlines
+                 ) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The colour (0 none, 1 white, 2 black) of the piece the camera sees at each cell of
+        the board's plane with ``pieces`` (64 codes) on the board: the nearest piece whose
+        outline covers it."""
+        heights = self._heights(pieces)
+        canvas = np.zeros(seen.masks.shape[2:], dtype=np.int8)
+        for square in seen.far_first:
+            if pieces[square]:
+                canvas[seen.masks[heights[square], square]] = pieces[square] >> 4
+        return canvas
+
+    @staticmethod
+    def _phantoms(cands: list[Candidate], mask: np.ndarray[Any, Any],
+                  change: np.ndarray[Any, Any], excess: np.ndarray[Any, Any], tau: float
+                  ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """For each candidate, the squares only its later actions change (``Candidate.later``)
+        whose change the camera's own move explains (``excess``, :meth:`_unswayed`, not above
+        ``tau``): counted neither for nor against it.
+
+        Why: photos from a hand, White's side at 35 degrees. After d2-d4, d7-d5 changed e2
+        and e3 by 1.1 and 3 thresholds, the outline of the e2 pawn swept over e3 as the camera
+        moved. d7-d5 left them unexplained at no cost (the camera's move explains them), but
+        d7-d5 with e2-e3 claimed them as its own: 10.8 against 9.1. The phantom e2-e3 was
+        taken, and the game lost from the first moves (Schlechter-Przepiorka). A single
+        move's own squares still count whole: a pawn put down behind another (d7-d5 behind
+        the d4 pawn) is where the outlines sweep most.
+
+        Nor is such a sequence a rival of its first move (:meth:`_score`): castling e1-g1
+        (18.91) was left undecided by e1-g1 with a phantom e6-e5 (16.91: a lead of 2.0, under
+        the margin of 2.84; Nepomniachtchi-Ding from a hand at 35 degrees, in a line already
+        wrong by e7-e6)."""
+        out = np.zeros_like(mask)
+        swayed = (change > tau) & (excess <= tau)
+        if not swayed.any():
+            return out
+        for k, c in enumerate(cands):
+            if c.later is not None:
+                out[k] = c.later & swayed
+        return np.asarray(out & mask, dtype=bool)
+
+    def _beyond(self, cands: list[Candidate], moved: np.ndarray[Any, Any], tau: float,
+                halo: Halo) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Each candidate's support from the table beyond the board's edges (``moved``: the
+        squares it changes; the pieces that were and that are on them count).
+
+        Why: seen from a player's side the pieces on the far rank stand over the table
+        beyond it, and the pieces in front hide their squares: a queen d8-c7 seen from
+        White's side at 35 degrees changed no square of the board at all (d8 behind the d7
+        pawn, c7 behind the c6 pawn), only the table where her head was and is; a knight
+        b8-c6 photographed from a little elsewhere changed c6 alone, as c7-c6 would have.
+
+        Two parts, each counted only for a candidate that explains it (the table beyond the
+        board holds a player's hands, captured pieces, people passing):
+
+        * its change (:meth:`_halo_change`), as on leaning squares;
+        * its look (:meth:`_halo_look`): how much of each cell is not the table, against how
+          much the moved pieces cover of it before and after the candidate. The look needs
+          no reference picture, so a camera that moved between photos (the heads of the far
+          rank sway with it, and the change there is mostly allowed as sway) still sees
+          where a head is and is not."""
+        size = halo.cover.shape[1]
+        out = np.zeros(len(cands))
+        # only the candidates that move a piece some cell beyond the board is seen over
+        cells = ~np.isnan(halo.bare) | (halo.change > 0)
+        reach = np.asarray((halo.cover[:, :, cells] >= LEAN_COVER).any(axis=(0, 2)), dtype=bool)
+        some = np.flatnonzero((moved[:, :size] & reach[None, :]).any(axis=1))
+        if not len(some):
+            return out
+        root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:size]
+        standing = self._heights(root)
+        after = self._heights(np.stack([cands[k].pieces for k in some])[:, :size])
+        mine = moved[some, :size]
+        gone = np.zeros((len(some), halo.cover.shape[2]))
+        come = np.zeros_like(gone)
+        seen_over = np.zeros(gone.shape[1])  # how many pieces standing are seen over a cell
+        left = np.zeros_like(gone)  # ... of them, how many the candidate moves
+        for k in range(len(HEIGHTS)):
+            near = halo.cover[k] >= LEAN_COVER
+            seen_over += near[standing == k].sum(axis=0)
+            rows, squares = np.nonzero(mine & (standing == k)[None, :])
+            _add_rows(gone, rows, halo.cover[k][squares])
+            _add_rows(left, rows, near[squares])
+            rows, squares = np.nonzero(mine & (after == k))
+            _add_rows(come, rows, halo.cover[k][squares])
+        stay = seen_over[None, :] - left > 0.5  # cells a piece that stays is seen over
+        change = self._halo_change(tau, halo, standing, gone, come, stay)
+        look = self._halo_look(halo, gone, come, stay)
+        out[some] = change + LOOK_WEIGHT * look
+        return out
+
+    @staticmethod
+    def _halo_change(tau: float, halo: Halo, standing: np.ndarray[Any, Any],
+                     gone: np.ndarray[Any, Any], come: np.ndarray[Any, Any],
+                     stay: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """The change of the cells beyond the board a candidate's pieces are seen over (the
+        share of each cell the pieces that left covered, ``gone``, or those put down cover,
+        ``come``), counted as on a leaning square (whole where they cover LEAN_STRONG, else
+        LEAN_CREDIT), less the change of the cells no such piece is seen over, and LEAN_MISS
+        for each cell they mostly cover that did not change and no piece that stays
+        (``stay``) is seen over; never below 0. Only the change the camera's own move cannot
+        have made counts (:meth:`Decoder._unswayed`). Nothing when a cell a head left, that
+        no piece is seen over now, does not look like the table: a hand just there is no
+        move (a queen d8-c7 would have changed nothing else the camera sees: her head over
+        c8 is black over the black bishop's)."""
+        change = halo.change if halo.sway is None else _less_sway(halo.change, halo.sway,
+                                                                   standing)
+        e = np.clip((change - tau) / tau, -1.0, 3.0)
+        gain = np.maximum(e, 0.0)[None, :]
+        cover = np.maximum(gone, come)
+        near, strong = cover >= LEAN_COVER, cover >= LEAN_STRONG
+        credit = ((gain * np.where(strong, 1.0, LEAN_CREDIT) * near).sum(axis=1)
+                  - (np.minimum(gain, 1.0) * ~near).sum(axis=1)
+                  - LEAN_MISS * (strong & ~stay & (e <= 0)[None, :]).sum(axis=1))
+        left = (gone >= LEAN_STRONG) & (come < LEAN_COVER) & ~stay
+        unlike = left & (halo.bare < BARE_SHARE)[None, :]
+        return np.asarray(np.where(unlike.any(axis=1), 0.0, np.maximum(credit, 0.0)),
+                          dtype=np.float64)
+
+    @staticmethod
+    def _halo_look(halo: Halo, gone: np.ndarray[Any, Any], come: np.ndarray[Any, Any],
+                   stay: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """How much better the cells beyond the board look as a candidate leaves them than
+        as they were: on each cell no piece that stays is seen over, the share of it that is
+        not the table against the share the moved pieces covered before (``gone``) and
+        cover after (``come``), summed over the cells the picture shows."""
+        seen = 1.0 - halo.bare
+        shown = ~np.isnan(seen)
+        seen = np.where(shown, seen, 0.0)[None, :]
+        use = shown[None, :] & ~stay
+        gap = np.abs(seen - np.minimum(gone, 1.0)) - np.abs(seen - np.minimum(come, 1.0))
+        return np.asarray((gap * use).sum(axis=1), dtype=np.float64)
+
+    def _heights(self, codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The height class (an index into HEIGHTS, -1: no piece) of each piece code (a
+        table by code, made once: this runs for every candidate of every decision)."""
+        if self._height_table is None:
+            self._height_table = np.array([self._height_class(c) for c in range(1 << 6)],
+                                          dtype=np.int64)
+        return np.asarray(self._height_table[codes], dtype=np.int64)
+
+    def _height_class(self, code: int) -> int:
+        """:meth:`_heights` of one code (-1: empty; a code no piece has: PIECE_OTHER)."""
+        if not code:
+            return -1
+        try:
+            letter = self.game.variant.piece_letter(code).upper()
+        except (IndexError, KeyError, ValueError):
+            letter = ""
+        return HEIGHTS.index(PIECE_HEIGHT.get(letter, PIECE_OTHER))
+
+    def _leaning(self, cands: list[Candidate], mask: np.ndarray[Any, Any],
+                 optional: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
+                 lean: Lean, agree: np.ndarray[Any, Any]
+                 ) -> tuple[np.ndarray[Any, Any], ...]:
+        """For each candidate: the squares the pieces it changes are seen over (the taller
+        of the one that was and the one that is on each square, ``cover`` being
+        :func:`vision.geometry.silhouettes` for HEIGHTS); those of them that should change
+        with it, unless what stands there is of its colour (however tall: the piece in
+        front hides it, a white bishop c6-b5 seen from White's side at 35 degrees uncovered
+        the black queen on c7, which changed by 23 thresholds, and c6-b5 with Qc7-b7 was as
+        likely as c6-b5 alone); those it mostly covers (LEAN_STRONG), whose change counts
+        whole; and the squares of a sequence that one of its own pieces is seen over.
+
+        Why: from a player's side a tall piece put on a square, or gone from it, was seen
+        over the squares behind too; from low down a pawn's body stands over the next square
+        and a king's head over the one after. A move changes them, and a candidate that
+        puts a piece where the square behind it did not change is less likely (a pawn
+        pushed to f3 seen at 35 degrees changed f2 by 48, f3 by 20 and f4 by 38: the push
+        to f4 explained the same squares, but its head would have changed f5). Even a
+        fifth of a square covered changes the square's measured centre by several
+        thresholds (a black pawn c7-c6 seen from Black's side at 45 degrees: c5, covered
+        0.23, changed by 2.6 thresholds), so a square covered LEAN_SHOULD should change: a
+        pawn pushed to c5 instead would have changed c4 (covered 0.3, and unchanged; from
+        0.1 of a square on, 111 of 120 moves seen from Black's corner against 120).
+        A square a piece put down is seen over need not change when the classifier reads
+        that piece's colour on it (``agree``): a white pawn's head over a light square
+        changes it little (a pawn g2-g3 seen from White's side at 35 degrees changed g4 by
+        0.9 thresholds, read white: taken for g2-g4). Last, the squares a moved piece may
+        cover by OFF_CENTRE_COVER standing off its centre (``lean.far``) and is not seen
+        over on it: their change is not held against the candidate, nor credited to it (a
+        knight e3-g2 put down off centre, seen from Black's corner, stood over f1, and the
+        change there was taken for a hand)."""
+        cover = lean.cover
+        size = cover.shape[1]
+        root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:size]
+        after = np.stack([c.pieces for c in cands])[:, :size]
+        was, now = self._heights(root)[None, :], self._heights(after)
+        tallest = np.maximum(was, now)
+        hue = np.where(was >= now, root[None, :] >> 4, after >> 4)  # the taller one's colour
+        moved = (mask | optional)[:, :size]
+        leaning = np.zeros_like(mask)
+        excused = np.zeros_like(mask)
+        should = np.zeros_like(mask)
+        expected = np.zeros_like(mask)
+        for k in range(len(HEIGHTS)):
+            standing = moved & (tallest == k)
+            if not standing.any():
+                continue
+            leaning[:, :size] |= _reach(standing, cover[k] >= LEAN_COVER)
+            excused[:, :size] |= _reach(standing, lean.far[k] >= OFF_CENTRE_COVER)
+            # ... and it changes unless a piece of its colour stands there
+            for side in (1, 2):
+                mine = standing & (hue == side)
+                bare = np.broadcast_to(root[None, :] >> 4 != side, tallest.shape)
+                put = mine & (now == k)  # the piece put down is the tall one
+                seen = (agree[:size, side] > 0)[None, :]  # its colour read there
+                should[:, :size] |= ((_reach(mine & ~put, cover[k] >= LEAN_SHOULD)
+                                      | (_reach(put, cover[k] >= LEAN_SHOULD) & ~seen)) & bare)
+                expected[:, :size] |= _reach(mine, cover[k] >= LEAN_STRONG) & bare
+        leaning &= ~(mask | optional)
+        excused &= ~(mask | optional | leaning)
+        should &= leaning
+        expected &= leaning
+        # A sequence must not claim as its own moves what its own pieces' heights explain
+        # (a rook's capture a6xa4 read as a6-a7 and a4-a5: a7 and a5 changed by 38 and 17,
+        # behind a6 and a4 that changed by 180): in a sequence, a square a tall piece on
+        # another of its squares is seen over, that changed under half as much, is leaning.
+        length = np.array([len(c.actions) for c in cands])
+        small = change[:size]
+        behind = (cover[-1] >= LEAN_COVER) & ~np.eye(size, dtype=bool)
+        shaded = behind & (small[:, None] > LEAN_SHARE * small[None, :])
+        mine = mask[:, :size] & (length > 1)[:, None]
+        seconded = np.zeros_like(mask)
+        seconded[:, :size] = mine & _reach(mine, shaded)
+        return leaning, should, expected, seconded, excused
+
+    def _looks(self, codes: np.ndarray[Any, Any], cover: np.ndarray[Any, Any],
+               squares: np.ndarray[Any, Any]
+               ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """The colour the camera sees on each of ``squares`` with ``codes`` on the board: that
+        of the piece in front that covers most of it (at least VEIL_COVER; a piece's own
+        foot is in the middle of its square, its body stands over the squares behind), else
+        the square's own; and the share of it the piece in front that covers most covers (0
+        with none)."""
+        size = cover.shape[1]
+        standing, share = in_front(cover, self._heights(codes[:size]), squares)
+        colour = codes[squares] >> 4
+        if not len(standing):
+            return np.asarray(colour), np.zeros(len(squares))
+        front = share.argmax(axis=0)
+        most = share[front, np.arange(len(squares))]
+        return np.asarray(np.where(most >= VEIL_COVER, codes[standing[front]] >> 4, colour)), most
+
+    def _veiled(self, cands: list[Candidate], mask: np.ndarray[Any, Any],
+                lean: Lean) -> np.ndarray[Any, Any]:
+        """The squares a candidate changes that look the same before and after: a piece in
+        front covers them with one colour both times (seen from White's side at 45 degrees a
+        black pawn f7-f6 stands over f7 as it stood on it: f7 changed by 0, f6 by 101, and
+        f7-f6 was implausible; a knight leaving b1 behind the b2 pawn, seen from Black's
+        side, changed b1 by 12; a rook h8-f8 put down behind the f7 pawn changed f8 by 0):
+        VEILED, they may change or not, as a square taken and retaken. A square a piece is
+        put down on that it stood over before the move (a king e7-e8 seen from White's
+        side: e8 changed by 0; a king c6-b6 seen from the h-file's side) is VEILED_IF_SAME:
+        veiled when it did not change, else judged as any square (a queen d4xb2 seen from
+        Black's corner, c3 changed: d4-c3 with c3 veiled, its change a bonus, was as good)."""
+        state = self.game.state
+        cover = lean.cover
+        if self._veils is None or self._veils[0] is not state or self._veils[1] is not cover:
+            self._veils = (state, cover, {})  # the same every frame until a move or a bump
+        known = self._veils[2]
+        size = cover.shape[1]
+        root = np.asarray(pieces_of(state, self.index), dtype=np.int64)
+        veiled = np.zeros(mask.shape, dtype=np.int8)
+        singles = {c.actions: c for c in cands if len(c.actions) == 1} \
+            if self._no_move_in is state else {}
+        for k, c in enumerate(cands):
+            if len(c.actions) > MAX_VEILED:
+                single = singles.get(c.actions[:1]) if len(c.actions) == 2 else None
+                if single is not None:
+                    veiled[k] = self._veiled_first(c, single, known.get(single.actions))
+                continue
+            row = known.get(c.actions)
+            if row is None:
+                row = known[c.actions] = np.zeros(mask.shape[1], dtype=np.int8)
+                squares = np.flatnonzero(mask[k, :size])
+                if len(squares):
+                    before = self._looks(root, cover, squares)[0]
+                    after, front = self._looks(c.pieces, cover, squares)
+                    # a piece left, or one is put down behind a piece in front (else it
+                    # is put down where it stood over the square before)
+                    hidden = (front >= VEIL_COVER) | (c.pieces[squares] == 0)
+                    same = (before == after) & (before > 0)
+                    row[squares] = np.where(same, np.where(hidden, VEILED, VEILED_IF_SAME), 0)
+                    maybe = self._maybe_veiled(root, c.pieces, lean, squares, front)
+                    row[squares] = np.where(~same & maybe, VEILED_MAYBE, row[squares])
+            veiled[k] = row
+        return veiled
+
+    @staticmethod
+    def _veiled_first(cand: Candidate, single: Candidate, row: Any) -> Any:
+        """The squares of ``cand``, a sequence of two actions, that its first action alone
+        (``single``, whose veiled squares are ``row``: single actions come first) changes as
+        the pair does, veiled as they are for it (VEILED or VEILED_IF_SAME); used after a
+        photo that showed no move (:meth:`saw_no_move`).
+
+        Why: one photo per position, a move the camera cannot see leaves a photo with no move
+        in it, and the next shows the move after it: a black rook e7-e6 seen from White's
+        side at 35 degrees (e6 and e7 behind the pieces on e5 and e4) changed nothing, and the
+        next photo, a bishop c1-e3, was explained only by a line of three actions whose first
+        and last undo each other (Stockfish 8 - AlphaZero, 41 of 134 moves); a king d7-d6
+        behind the d5 pawn the same (77 of 118). Only after such a photo: veiling every
+        sequence's first action made far more sequences plausible, and they outbid moves
+        seen whole (a still camera 2,461 -> 2,437 moves in order when it was tried)."""
+        out = np.zeros(len(cand.mask), dtype=np.int8)
+        if row is None:
+            return out
+        keep = (((row == VEILED) | (row == VEILED_IF_SAME)) & cand.mask & single.mask
+                & (cand.colour == single.colour))
+        out[keep] = row[keep]
+        return out
+
+    def _maybe_veiled(self, before: np.ndarray[Any, Any], after: np.ndarray[Any, Any],
+                      lean: Lean, squares: np.ndarray[Any, Any], front: np.ndarray[Any, Any]
+                      ) -> np.ndarray[Any, Any]:
+        """Which of ``squares`` (changed by a candidate from ``before`` to ``after``) look the
+        same both times if the pieces stand off their squares' centres (``lean.far``), a
+        piece left them or is put down behind one in front, and a piece in front covers at
+        least VEIL_MAYBE_SHARE of them on its centre (``front``, :meth:`_looks` after the
+        candidate): VEILED_MAYBE, at a cost (VEIL_DOUBT).
+
+        Why: seen from White's side at 45 degrees, a black pawn g7-g6 put down a little off
+        g6's centre stood over g7 as the pawn that left it had (g7 changed by nothing), where
+        on its centre it covers less than half of g7: g7-g6 was refused and the game lost at
+        its second move. Without the share in front on the centre, a knight's h6-g4 was taken
+        for a white pawn's g2-g4 in photos from a hand (the knight on g1 in front of g2)."""
+        was = self._looks(before, lean.far, squares)[0]
+        now, far_front = self._looks(after, lean.far, squares)
+        return np.asarray((was == now) & (was > 0)
+                          & ((after[squares] == 0) | (far_front >= VEIL_COVER))
+                          & (front >= VEIL_MAYBE_SHARE))
+
+    def seen_colours(self, squares: np.ndarray[Any, Any], lean: Lean | None
+                     ) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The colour (0 empty, 1 white, 2 black) the camera sees on each of ``squares`` in
+        the current position: that of a piece in front over most of it (``lean``), else the
+        square's own."""
+        if lean is None:
+            seen = np.asarray(occupancy_of(self.game.state, self.index), dtype=np.int64)
+            return np.asarray(seen[squares], dtype=np.int64)
+        codes = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)
+        return np.asarray(self._looks(codes, lean.cover, squares)[0], dtype=np.int64)
+
+    def accept(self, candidate: Candidate) -> list[str]:
+        """Play the candidate's actions; their canonical texts."""
+        return [self.game.play(a).text for a in candidate.actions]
