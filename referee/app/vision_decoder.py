@@ -63,6 +63,7 @@ FIT_REACH = 3.0       # a close call: candidates this much (threshold units) pas
 FIT_FLOOR = 1.0       # ... that score at least this ...
 FIT_MARGIN = 8        # ... are told apart when one's outlines miss this many cells fewer ...
 FIT_SHARE = 0.6       # ... and at most this share of the next's
+GUESS_RIVALS = 3      # a photo's close rivals (as long as the best) kept open with it taken
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
 SWAY_CHANGE = 250.0  # Lab change allowed a square per share of it pieces' outlines swept
 LEAN_SHARE = 2.0      # a square behind another's piece that changed this much less: leaning
@@ -711,19 +712,23 @@ class Decoder:
         need = lead_needed(best_score)
         unlike = [k for k in rivals if k not in alike]
         if self.guess and unlike and length[unlike[0]] == length[top]:
-            # A photo: no better picture of this position will come. A close runner-up (the
-            # only one) is kept as an alternative too, the best taken (a black pawn c7-c6 or
-            # c7-c5 seen from Black's side, c6 and c5 both changed: 6.52 against 6.11), however
-            # close: left undecided, the move was later taken with the next one as a shorter
-            # sequence to the same picture (a queen d1-d3, then d3-c2, read as d1-c2: 8.49
-            # against 8.41 for d1-d2), a ply short, and the game was lost from there. The
-            # runner-up is the first rival not alike (those are alternatives anyway): after
-            # a photo that showed no move, the bishop f1-e2 and the king e1-e2 (both behind
-            # the e3 bishop, seen from Black's side) with the knight's h5-f4 were alike, and
-            # f2-f3 with it close (8.11 against 8.50): no move was read at all.
-            others = unlike[1:]
-            if not others or best_score - float(score[others[0]]) >= need:
-                alike.add(unlike[0])
+            # A photo: no better picture of this position will come. The close rivals (up to
+            # GUESS_RIVALS of the first not alike, as long as the best) are kept as
+            # alternatives too, the best taken (a black pawn c7-c6 or c7-c5 seen from Black's
+            # side, c6 and c5 both changed: 6.52 against 6.11), however close: left
+            # undecided, the move was later taken with the next one as a shorter sequence to
+            # the same picture (a queen d1-d3, then d3-c2, read as d1-c2: 8.49 against 8.41
+            # for d1-d2), a ply short, and the game was lost from there. Not only the only
+            # close one: from White's side at 35 degrees from a hand, c7-c6, c7-c5, b8-c6 and
+            # f8-c5 scored 3.04, 2.76, 2.56 and 2.47, no move was read, and the next photo was
+            # explained better in another line kept open (an engine game lost at its 4th
+            # move; photos from a hand 3,604 -> 3,721 of 4,778, held out 1,993 -> 2,117 of
+            # 2,774). The alike ones are alternatives anyway: after a photo that showed no
+            # move, the bishop f1-e2 and the king e1-e2 (both behind the e3 bishop, seen from
+            # Black's side) with the knight's h5-f4 were alike, and f2-f3 with it close (8.11
+            # against 8.50): no move was read at all.
+            alike.update(k for k in unlike[:GUESS_RIVALS] if length[k] == length[top]
+                         and best_score - float(score[k]) < need)
         alternatives = tuple(cands[k] for k in rivals
                              if k in alike and best_score - float(score[k]) < need
                              ) + cands[top].twins
