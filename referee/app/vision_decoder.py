@@ -586,7 +586,7 @@ class Decoder:
         with no move there, so the move (h7-h5) was refused as a hand on the board."""
         if sway is None:
             return change
-        heights = self._heights(np.asarray(pieces_of(self.game.state, self.index)))[:64]
+        heights = self.heights(np.asarray(pieces_of(self.game.state, self.index)))[:64]
         return _less_sway(change, sway, heights)
 
     def _score(self, cands: list[Candidate], change: np.ndarray[Any, Any], tau: float,
@@ -809,7 +809,7 @@ class Decoder:
         """The colour (0 none, 1 white, 2 black) of the piece the camera sees at each cell of
         the board's plane with ``pieces`` (64 codes) on the board: the nearest piece whose
         outline covers it."""
-        heights = self._heights(pieces)
+        heights = self.heights(pieces)
         canvas = np.zeros(seen.masks.shape[2:], dtype=np.int8)
         for square in seen.far_first:
             if pieces[square]:
@@ -874,8 +874,8 @@ class Decoder:
         if not len(some):
             return out
         root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:size]
-        standing = self._heights(root)
-        after = self._heights(np.stack([cands[k].pieces for k in some])[:, :size])
+        standing = self.heights(root)
+        after = self.heights(np.stack([cands[k].pieces for k in some])[:, :size])
         mine = moved[some, :size]
         gone = np.zeros((len(some), halo.cover.shape[2]))
         come = np.zeros_like(gone)
@@ -937,7 +937,7 @@ class Decoder:
         gap = np.abs(seen - np.minimum(gone, 1.0)) - np.abs(seen - np.minimum(come, 1.0))
         return np.asarray((gap * use).sum(axis=1), dtype=np.float64)
 
-    def _heights(self, codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.int64]]:
+    def heights(self, codes: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.int64]]:
         """The height class (an index into HEIGHTS, -1: no piece) of each piece code (a
         table by code, made once: this runs for every candidate of every decision)."""
         if self._height_table is None:
@@ -946,7 +946,7 @@ class Decoder:
         return np.asarray(self._height_table[codes], dtype=np.int64)
 
     def _height_class(self, code: int) -> int:
-        """:meth:`_heights` of one code (-1: empty; a code no piece has: PIECE_OTHER)."""
+        """:meth:`heights` of one code (-1: empty; a code no piece has: PIECE_OTHER)."""
         if not code:
             return -1
         try:
@@ -991,7 +991,7 @@ class Decoder:
         size = cover.shape[1]
         root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:size]
         after = np.stack([c.pieces for c in cands])[:, :size]
-        was, now = self._heights(root)[None, :], self._heights(after)
+        was, now = self.heights(root)[None, :], self.heights(after)
         tallest = np.maximum(was, now)
         hue = np.where(was >= now, root[None, :] >> 4, after >> 4)  # the taller one's colour
         moved = (mask | optional)[:, :size]
@@ -1040,7 +1040,7 @@ class Decoder:
         the square's own; and the share of it the piece in front that covers most covers (0
         with none)."""
         size = cover.shape[1]
-        standing, share = in_front(cover, self._heights(codes[:size]), squares)
+        standing, share = in_front(cover, self.heights(codes[:size]), squares)
         colour = codes[squares] >> 4
         if not len(standing):
             return np.asarray(colour), np.zeros(len(squares))

@@ -51,7 +51,11 @@ every other candidate board by a margin.
 * **Taking back.** A steady board no continuation explains may show that an accepted move was
   wrong (a piece put down, photographed, then moved on): the last one or two decisions are
   taken back and the board explained from the picture before them. A new order of the same
-  moves (a transposition) keeps the old record.
+  moves (a transposition) keeps the old record. A reading kept open (a :class:`Branch`) is
+  taken instead when a later picture is explained better in it (:meth:`Tracker._other_line`)
+  or, photos from a hand, when the classifier's agreement with it on the squares the two
+  readings differ on in plain sight, summed over the photos since, says so
+  (:meth:`Tracker._classified_line`).
 * **A bumped camera.** When a settling frame's square edges leave the lattice lines
   (:func:`grid_alignment`), the board is found again near the old corners, and registered to
   the reference picture so that the comparison goes on where it was.
@@ -72,6 +76,7 @@ from referee.app.vision_decoder import (
     MAX_CHANGED,
     MAX_SEQUENCE,
     VEIL_COVER,
+    VEIL_MAYBE_SHARE,
     Branch,
     Candidate,
     Decision,
@@ -169,6 +174,8 @@ LEAN_KEEP = 4.0       # pixels the corners may move before what pieces cover is 
 SHADE_CONTRAST = 20.0  # grey levels of light/dark contrast both pictures need for a shadow
 RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
 BRANCH_DEPTH = 6      # accepted decisions an undecidable one's alternatives are kept for
+LINE_EVIDENCE = 1.0   # the classifier's agreement for an open alternative over the photos
+#                       since, on the squares it differs on in plain sight: it is played
 BORDER_EMPTY = 14.0   # a border square (a printed label ring) this far (Lab) from its empty look
 BORDER_SCALE = 8.0    # ... is as likely occupied as not; this much further: surely occupied
 BUMPED_SHARE = 0.35   # grid alignment below this share of the start's: the camera moved
@@ -465,6 +472,9 @@ class Tracker:
         self._replayed_from: int | None = None
         #: decisions taken between candidates no picture told apart, still open
         self._branches: list[Branch] = []
+        #: the classifier's evidence for each open alternative, summed photo by photo
+        #: (:meth:`_classified_line`), by its branch's decision count and its place in it
+        self._evidence: dict[tuple[int, int], float] = {}
         self.unshaded = 0     # settled checks judged with a shadow's light taken out
         self._start_only = True  # no decision accepted yet: the reference is the start's
         self.rebased = 0    # times the reference picture was taken anew (light changed)
@@ -701,7 +711,7 @@ class Tracker:
         if self._shape is not None:
             codes = np.asarray(pieces_of(self.game.state, self.view.index), dtype=np.int64)
             self._scale = height_scale(agreement(warped), self.corners, self._shape,
-                                       self.decoder._heights(codes[:64]))
+                                       self.decoder.heights(codes[:64]))
             self._lean_for = None
             self._outlines_for = []
         self._refresh_stabiliser()
@@ -1258,7 +1268,7 @@ class Tracker:
             self.corners, shape, self._looked_heights(), since=seen))
         if kept is not None:
             self._beyond_sway, sway = kept, kept[2]
-        heights = self.decoder._heights(
+        heights = self.decoder.heights(
             np.asarray(pieces_of(self.game.state, self.view.index), dtype=np.int64)[:64])
         here = np.flatnonzero(heights >= 0)
         table = shown & (cover[heights[here], here].max(axis=0, initial=0.0) < LEAN_COVER)
@@ -1295,6 +1305,9 @@ class Tracker:
         agree = self._agreement(warped)
         change, pushed = self._unpushed(self._reference, warped, agree)
         tau = threshold(change)
+        replayed: list[str] = []
+        if self.stills and self._branches and self._sway() is not None:
+            replayed = self._classified_line(agree, change, tau)
         moved = float(change.max()) >= tau or pushed_pair(pushed, tau)
         # beyond the board: a video's still board, seen by a camera that moved (in the hand),
         # is not worth working out what the pieces cover anew for every check
@@ -1308,11 +1321,11 @@ class Tracker:
             if decision.candidate is None and decision.changed > SHADE_CHANGED:
                 change, pushed, decision = self._in_shade(warped, agree, change, pushed,
                                                           decision, deep, halo)
-        replayed: list[str] = []
         if self._branches and deep:
             other = self._other_line(warped, change, agree, decision, halo, pushed)
             if other is not None:
-                replayed, decision = self._take_line(other[0], other[1]), other[2]
+                replayed = replayed + self._take_line(other[0], other[1])
+                decision = other[2]
         tau = threshold(change)
         if float(change.max()) < tau and decision.candidate is None:
             if self._attempt_shown:  # the pieces of a failed attempt are back
@@ -1431,6 +1444,65 @@ class Tracker:
             decision.candidate.actions)
         need = 0.0 if shorter else lead_needed(best[2].shown, SWITCH_MARGIN)
         return None if best[2].shown - decision.shown < need else best
+
+    def _classified_line(self, agree: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
+                         tau: float) -> list[str]:
+        """Play an open alternative instead of the line played when the photos since have
+        shown it: on the squares whose colour the two lines' positions differ on, seen plainly
+        in both (no piece in front covering VEIL_MAYBE_SHARE of them) and unchanged in this
+        photo, the classifier's agreement (``agree``) with the alternative less its
+        agreement with the game played, summed photo by photo, reaches LINE_EVIDENCE. Its
+        texts (none when no alternative got there). Only from a hand (:meth:`_judge`).
+
+        Why: a photo's close call is kept open (:class:`Branch`), and a later photo switches
+        the line (:meth:`_other_line`) only when a move there is explained better in the
+        other one. A white piece f4xf7 seen from White's side at 45 degrees was taken for
+        f4-f6 (f7 hidden behind the piece on f6), and no later move near f6 or f7 told them
+        apart; yet f6, in plain sight, looked empty in each photo after (0.33, 0.34, 0.47),
+        which no one photo says clearly and a phone in the hand says again from another
+        place each time. A camera on a stand says the same thing again from the same place:
+        its photos add nothing to one another, and a square the classifier misreads (a dark
+        piece on a dark square) would add up to a wrong switch."""
+        lean = self._lean()
+        if lean is None:
+            return []
+        index = self.view.index
+        now = np.asarray(occupancy_of(self.game.state, index))[:64]
+        plain_now = self._plain(self.game, lean)
+        best: tuple[Branch, tuple[Action, ...], float] | None = None
+        keys = set()
+        for branch in self._branches:
+            for k, alternative in enumerate(branch.alternatives):
+                keys.add((branch.decided, k))
+                actions = alternative + tuple(
+                    p.action for p in self.game.played[branch.ply + branch.taken:])
+                line = self._line(branch.ply, actions)
+                if line is None:
+                    continue
+                other = np.asarray(occupancy_of(line.state, index))[:64]
+                differ = np.flatnonzero(other != now)
+                if not len(differ) or bool(np.any(change[differ] > tau)):
+                    continue  # a move there: this photo's evidence is its decision's
+                seen = differ[plain_now[differ] & self._plain(line, lean)[differ]]
+                total = self._evidence.get((branch.decided, k), 0.0) + float(
+                    np.sum(agree[seen, other[seen]] - agree[seen, now[seen]]))
+                self._evidence[(branch.decided, k)] = total
+                if total >= LINE_EVIDENCE and (best is None or total > best[2]):
+                    best = (branch, actions, total)
+        self._evidence = {key: v for key, v in self._evidence.items() if key in keys}
+        if best is None:
+            return []
+        self._evidence.clear()
+        return self._take_line(best[0], best[1])
+
+    def _plain(self, game: Game, lean: Lean) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """(64,): the squares no piece in front covers VEIL_MAYBE_SHARE of in ``game``'s
+        position, seen from where the camera stands (``lean``)."""
+        heights = self.decoder.heights(np.asarray(pieces_of(game.state, self.view.index)))[:64]
+        standing, share = in_front(lean.cover, heights, np.arange(64))
+        if not len(standing):
+            return np.ones(64, dtype=bool)
+        return np.asarray(share.max(axis=0) < VEIL_MAYBE_SHARE)
 
     def _trial(self, game: Game) -> Decoder:
         """A decoder for ``game`` (another line, or the game before a take-back) judging as

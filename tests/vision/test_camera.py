@@ -562,7 +562,7 @@ def test_how_tall_the_pieces_look_is_read_from_the_start() -> None:
     from vision.geometry import warp_board
 
     game = Game("standard")
-    heights = Decoder(game)._heights(np.asarray(V.pieces_of(game.state), dtype=np.int64))
+    heights = Decoder(game).heights(np.asarray(V.pieces_of(game.state), dtype=np.int64))
     img, corners = skew(draw_board(START))
     flat = parse_corners(corners)
     assert height_scale(agreement(warp_board(img, flat)), flat, img.shape[:2], heights) < 1.0
@@ -602,6 +602,33 @@ def test_a_later_photo_that_tells_two_moves_apart_replaces_the_one_taken() -> No
     assert tracker.withdrawn == ("f7f6", "d2d3") and tracker.retracted == 2
     assert [p.text for p in game.played] == moves
     assert tracker.pending() == 3  # the replayed moves too, until the next photo
+
+
+def test_photos_from_a_hand_the_line_kept_open_is_taken_when_the_photos_after_show_it(
+        ) -> None:
+    """White played e2-e4, the camera took e2-e3 and kept e2-e4 as the other reading (set up
+    here). The moves after are the knights', far from e3 and e4, and each is explained alike
+    in both readings, so no move tells them apart; but e3, in plain sight, looks empty in
+    every photo after. A phone in the hand photographs it from another place each time: the
+    classifier's agreement with the other reading on e3 is summed photo by photo, and once it
+    reaches LINE_EVIDENCE the camera takes that reading (as a take-back)."""
+    from referee.app.vision_decoder import Branch
+
+    moves = ["e2e4", "g8f6", "b1c3", "b8c6", "g1f3"]
+    cameras = V.hand_cameras(0.0, 45.0, len(moves) + 1, 7)
+    pictures = V.rendered_game(moves, cameras, 7)
+    tracker = Tracker(V.camera_corners(cameras[0]), stills=True)
+    for im in pictures[:2]:
+        tracker.step(im)
+    game = tracker.game
+    pawn = game.played[-1].action
+    game.undo()
+    game.play("e2e3")
+    tracker._branches = [Branch(0, 1, ((pawn,),), tracker._decisions)]
+    for im in pictures[2:]:
+        tracker.step(im)
+    assert [p.text for p in game.played] == moves
+    assert tracker.corrections == 1
 
 
 def test_watch_prints_the_line_the_camera_settles_on(tmp_path: Path) -> None:
