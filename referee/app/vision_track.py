@@ -1304,10 +1304,18 @@ class Tracker:
         self.withdrawn = ()
         agree = self._agreement(warped)
         change, pushed = self._unpushed(self._reference, warped, agree)
-        tau = threshold(change)
-        replayed: list[str] = []
+        switched: list[str] = []
         if self.stills and self._branches and self._sway() is not None:
-            replayed = self._classified_line(agree, change, tau)
+            switched = self._classified_line(agree, change, threshold(change))
+        done = self._judged(warped, agree, change, pushed)
+        # the moves of a line switched to are the camera's news whatever this photo shows
+        return [Recognised(text, self.frames - 1, 0.0) for text in switched] + done
+
+    def _judged(self, warped: Any, agree: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
+                pushed: np.ndarray[Any, Any]) -> list[Recognised]:
+        """:meth:`_judge` on this photo's ``change`` (and ``pushed``) since the reference
+        picture and the classifier's ``agree``-ment."""
+        tau = threshold(change)
         moved = float(change.max()) >= tau or pushed_pair(pushed, tau)
         # beyond the board: a video's still board, seen by a camera that moved (in the hand),
         # is not worth working out what the pieces cover anew for every check
@@ -1321,11 +1329,11 @@ class Tracker:
             if decision.candidate is None and decision.changed > SHADE_CHANGED:
                 change, pushed, decision = self._in_shade(warped, agree, change, pushed,
                                                           decision, deep, halo)
+        replayed: list[str] = []
         if self._branches and deep:
             other = self._other_line(warped, change, agree, decision, halo, pushed)
             if other is not None:
-                replayed = replayed + self._take_line(other[0], other[1])
-                decision = other[2]
+                replayed, decision = self._take_line(other[0], other[1]), other[2]
         tau = threshold(change)
         if float(change.max()) < tau and decision.candidate is None:
             if self._attempt_shown:  # the pieces of a failed attempt are back

@@ -574,6 +574,22 @@ def test_how_tall_the_pieces_look_is_read_from_the_start() -> None:
                             heights) == 1.0
 
 
+def _taken_for(tracker: Tracker, pictures: list[Any], shown: int, wrong: str) -> Game:
+    """Step ``tracker`` through the first ``shown`` pictures, then set its last move up as
+    misread: ``wrong`` played instead, the move played kept open as the other reading (a
+    :class:`Branch`). The tracker's game."""
+    from referee.app.vision_decoder import Branch
+
+    for im in pictures[:shown]:
+        tracker.step(im)
+    game = tracker.game
+    right = game.played[-1].action
+    game.undo()
+    game.play(wrong)
+    tracker._branches = [Branch(len(game.played) - 1, 1, ((right,),), tracker._decisions)]
+    return game
+
+
 def test_a_later_photo_that_tells_two_moves_apart_replaces_the_one_taken() -> None:
     """Black played g8-f6 but the camera took f7-f6, which looked the same, and kept the
     knight's move as the other reading (set up here: on these rendered pieces the knight's
@@ -582,19 +598,11 @@ def test_a_later_photo_that_tells_two_moves_apart_replaces_the_one_taken() -> No
     the moves played since (as a take-back) and plays the right ones. Until then the moves
     since the undecided one stay pending (a printed record waits for them), and the moves
     played anew stay so for that photo (the referee has yet to take the others back)."""
-    from referee.app.vision_decoder import Branch
-
     camera = V.orbit_camera(0.0, 45.0)
     moves = ["c2c3", "g8f6", "d2d3", "f6e4"]
     pictures = V.rendered_game(moves, camera, 6)
     tracker = Tracker(V.camera_corners(camera), stills=True)
-    for im in pictures[:3]:
-        tracker.step(im)
-    game = tracker.game
-    knight = game.played[-1].action
-    game.undo()
-    game.play("f7f6")
-    tracker._branches = [Branch(1, 1, ((knight,),), tracker._decisions)]
+    game = _taken_for(tracker, pictures, 3, "f7f6")
     assert [m.text for m in tracker.step(pictures[3])] == ["d2d3"]
     assert tracker.pending() == 2 and tracker.retracted == 0
     got = [m.text for m in tracker.step(pictures[4])]
@@ -611,24 +619,22 @@ def test_photos_from_a_hand_the_line_kept_open_is_taken_when_the_photos_after_sh
     in both readings, so no move tells them apart; but e3, in plain sight, looks empty in
     every photo after. A phone in the hand photographs it from another place each time: the
     classifier's agreement with the other reading on e3 is summed photo by photo, and once it
-    reaches LINE_EVIDENCE the camera takes that reading (as a take-back)."""
-    from referee.app.vision_decoder import Branch
-
+    reaches LINE_EVIDENCE the camera takes that reading (as a take-back): it withdraws the
+    moves since and plays them anew, whatever else that photo shows."""
     moves = ["e2e4", "g8f6", "b1c3", "b8c6", "g1f3"]
     cameras = V.hand_cameras(0.0, 45.0, len(moves) + 1, 7)
     pictures = V.rendered_game(moves, cameras, 7)
     tracker = Tracker(V.camera_corners(cameras[0]), stills=True)
-    for im in pictures[:2]:
-        tracker.step(im)
-    game = tracker.game
-    pawn = game.played[-1].action
-    game.undo()
-    game.play("e2e3")
-    tracker._branches = [Branch(0, 1, ((pawn,),), tracker._decisions)]
-    for im in pictures[2:]:
-        tracker.step(im)
+    game = _taken_for(tracker, pictures, 2, "e2e3")
+    switched = []
+    for k, im in enumerate(pictures[2:], start=2):
+        got = [m.text for m in tracker.step(im)]
+        if tracker.withdrawn:  # the photo the camera switched at: the moves played anew
+            switched.append((tracker.withdrawn, got))
+            assert got == moves[:k], got
     assert [p.text for p in game.played] == moves
-    assert tracker.corrections == 1
+    assert tracker.corrections == 1 and len(switched) == 1
+    assert switched[0][0][0] == "e2e3"
 
 
 def test_watch_prints_the_line_the_camera_settles_on(tmp_path: Path) -> None:
