@@ -1464,8 +1464,8 @@ class Tracker:
 
         Why: a photo's close call is kept open (:class:`Branch`), and a later photo switches
         the line (:meth:`_other_line`) only when a move there is explained better in the
-        other one. A white piece f4xf7 seen from White's side at 45 degrees was taken for
-        f4-f6 (f7 hidden behind the piece on f6), and no later move near f6 or f7 told them
+        other one. A black queen f4xf7 seen from White's side at 45 degrees was taken for
+        f4-f6 (f7 hidden behind the queen on f6), and no later move near f6 or f7 told them
         apart; yet f6, in plain sight, looked empty in each photo after (0.33, 0.34, 0.47),
         which no one photo says clearly and a phone in the hand says again from another
         place each time. A camera on a stand says the same thing again from the same place:
