@@ -555,13 +555,14 @@ class Decoder:
         changed = int(np.sum(e > 0))
         excess = self._unswayed(change, sway)
         beyond = halo is not None and bool(np.any(halo.change > tau))
-        moved = sway is not None  # the camera moved: a move claims only the pushed squares
-        claimable = pushed          # it leaves behind a piece in front (:meth:`_score`)
-        claims = lean is not None and not moved and pushed_pair(claimable, tau)
+        # the camera moved: a move claims only the pushed squares it leaves behind a piece in
+        # front (:meth:`_score`), and they alone are no reason to look for a move
+        moved = sway is not None
+        claims = lean is not None and not moved and pushed_pair(pushed, tau)
         if (changed == 0 and not beyond and not claims) or int(np.sum(excess > tau)) > MAX_CHANGED:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
-        best = self._score(cands, change, tau, agree, lean, excess, halo, claimable, fit,
+        best = self._score(cands, change, tau, agree, lean, excess, halo, pushed, fit,
                            left_only=moved)
         if (best.candidate is None or best.loose) and deep:  # deep asked only then
             # a move that leaves changed squares unexplained may be one of a longer sequence
@@ -569,7 +570,7 @@ class Decoder:
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
             deeper = self._enumerate(MAX_SEQUENCE, touching)
             again = self._score(cands + deeper, change, tau, agree, lean, excess, halo,
-                                claimable, fit, left_only=moved)
+                                pushed, fit, left_only=moved)
             if again.candidate is not None or best.candidate is None:
                 best = again
         return replace(best, changed=changed)
@@ -1031,7 +1032,7 @@ class Decoder:
         seconded[:, :size] = mine & _reach(mine, shaded)
         return leaning, should, expected, seconded, excused
 
-    def _looks(self, codes: np.ndarray[Any, Any], cover: np.ndarray[Any, Any],
+    def looks(self, codes: np.ndarray[Any, Any], cover: np.ndarray[Any, Any],
                squares: np.ndarray[Any, Any]
                ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
         """The colour the camera sees on each of ``squares`` with ``codes`` on the board: that
@@ -1081,8 +1082,8 @@ class Decoder:
                 row = known[c.actions] = np.zeros(mask.shape[1], dtype=np.int8)
                 squares = np.flatnonzero(mask[k, :size])
                 if len(squares):
-                    before = self._looks(root, cover, squares)[0]
-                    after, front = self._looks(c.pieces, cover, squares)
+                    before = self.looks(root, cover, squares)[0]
+                    after, front = self.looks(c.pieces, cover, squares)
                     # a piece left, or one is put down behind a piece in front (else it
                     # is put down where it stood over the square before)
                     hidden = (front >= VEIL_COVER) | (c.pieces[squares] == 0)
@@ -1122,7 +1123,7 @@ class Decoder:
         """Which of ``squares`` (changed by a candidate from ``before`` to ``after``) look the
         same both times if the pieces stand off their squares' centres (``lean.far``), a
         piece left them or is put down behind one in front, and a piece in front covers at
-        least VEIL_MAYBE_SHARE of them on its centre (``front``, :meth:`_looks` after the
+        least VEIL_MAYBE_SHARE of them on its centre (``front``, :meth:`looks` after the
         candidate): VEILED_MAYBE, at a cost (VEIL_DOUBT).
 
         Why: seen from White's side at 45 degrees, a black pawn g7-g6 put down a little off
@@ -1130,8 +1131,8 @@ class Decoder:
         on its centre it covers less than half of g7: g7-g6 was refused and the game lost at
         its second move. Without the share in front on the centre, a knight's h6-g4 was taken
         for a white pawn's g2-g4 in photos from a hand (the knight on g1 in front of g2)."""
-        was = self._looks(before, lean.far, squares)[0]
-        now, far_front = self._looks(after, lean.far, squares)
+        was = self.looks(before, lean.far, squares)[0]
+        now, far_front = self.looks(after, lean.far, squares)
         return np.asarray((was == now) & (was > 0)
                           & ((after[squares] == 0) | (far_front >= VEIL_COVER))
                           & (front >= VEIL_MAYBE_SHARE))
@@ -1145,7 +1146,7 @@ class Decoder:
             seen = np.asarray(occupancy_of(self.game.state, self.index), dtype=np.int64)
             return np.asarray(seen[squares], dtype=np.int64)
         codes = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)
-        return np.asarray(self._looks(codes, lean.cover, squares)[0], dtype=np.int64)
+        return np.asarray(self.looks(codes, lean.cover, squares)[0], dtype=np.int64)
 
     def accept(self, candidate: Candidate) -> list[str]:
         """Play the candidate's actions; their canonical texts."""
