@@ -1430,19 +1430,13 @@ class Tracker:
         6.04 in the king's line against 4.54 (a lead of 25 %; the test
         test_watch_prints_the_line_the_camera_settles_on)."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
-        for branch in self._branches:
-            for alternative in branch.alternatives:
-                actions = alternative + tuple(
-                    p.action for p in self.game.played[branch.ply + branch.taken:])
-                line = self._line(branch.ply, actions)
-                if line is None:
-                    continue
-                trial = self._decide(self._trial(line), change, agree, True, halo, pushed,
-                                     (self._reference, warped))
-                if trial.candidate is None or trial.candidate.squares & self._unseen:
-                    continue
-                if best is None or trial.shown > best[2].shown:
-                    best = (branch, actions, trial)
+        for branch, _, actions, line in self._open_lines():
+            trial = self._decide(self._trial(line), change, agree, True, halo, pushed,
+                                 (self._reference, warped))
+            if trial.candidate is None or trial.candidate.squares & self._unseen:
+                continue
+            if best is None or trial.shown > best[2].shown:
+                best = (branch, actions, trial)
         if best is None or decision.candidate is None:
             return best
         # Photos, one per position: a line that explains this one with fewer actions than
@@ -1479,24 +1473,18 @@ class Tracker:
         plain_now = self._plain(self.game, lean)
         best: tuple[Branch, tuple[Action, ...], float] | None = None
         keys = set()
-        for branch in self._branches:
-            for k, alternative in enumerate(branch.alternatives):
-                keys.add((branch.decided, k))
-                actions = alternative + tuple(
-                    p.action for p in self.game.played[branch.ply + branch.taken:])
-                line = self._line(branch.ply, actions)
-                if line is None:
-                    continue
-                other = np.asarray(occupancy_of(line.state, index))[:64]
-                differ = np.flatnonzero(other != now)
-                if not len(differ) or bool(np.any(change[differ] > tau)):
-                    continue  # a move there: this photo's evidence is its decision's
-                seen = differ[plain_now[differ] & self._plain(line, lean)[differ]]
-                total = self._evidence.get((branch.decided, k), 0.0) + float(
-                    np.sum(agree[seen, other[seen]] - agree[seen, now[seen]]))
-                self._evidence[(branch.decided, k)] = total
-                if total >= LINE_EVIDENCE and (best is None or total > best[2]):
-                    best = (branch, actions, total)
+        for branch, k, actions, line in self._open_lines():
+            keys.add((branch.decided, k))
+            other = np.asarray(occupancy_of(line.state, index))[:64]
+            differ = np.flatnonzero(other != now)
+            if not len(differ) or bool(np.any(change[differ] > tau)):
+                continue  # a move there: this photo's evidence is its decision's
+            seen = differ[plain_now[differ] & self._plain(line, lean)[differ]]
+            total = self._evidence.get((branch.decided, k), 0.0) + float(
+                np.sum(agree[seen, other[seen]] - agree[seen, now[seen]]))
+            self._evidence[(branch.decided, k)] = total
+            if total >= LINE_EVIDENCE and (best is None or total > best[2]):
+                best = (branch, actions, total)
         self._evidence = {key: v for key, v in self._evidence.items() if key in keys}
         if best is None:
             return []
@@ -1505,12 +1493,23 @@ class Tracker:
 
     def _plain(self, game: Game, lean: Lean) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """(64,): the squares no piece in front covers VEIL_MAYBE_SHARE of in ``game``'s
-        position, seen from where the camera stands (``lean``)."""
-        heights = self.decoder.heights(np.asarray(pieces_of(game.state, self.view.index)))[:64]
-        standing, share = in_front(lean.cover, heights, np.arange(64))
-        if not len(standing):
-            return np.ones(64, dtype=bool)
-        return np.asarray(share.max(axis=0) < VEIL_MAYBE_SHARE)
+        position, seen from where the camera stands (``lean``; :meth:`Decoder.looks`)."""
+        codes = np.asarray(pieces_of(game.state, self.view.index), dtype=np.int64)
+        front = self.decoder.looks(codes, lean.cover, np.arange(64))[1]
+        return np.asarray(front < VEIL_MAYBE_SHARE)
+
+    def _open_lines(self) -> Iterator[tuple[Branch, int, tuple[Action, ...], Game]]:
+        """Each alternative kept open that can still be played: its branch, its place among
+        the branch's alternatives, its actions from the branch on (the alternative, then
+        every action played since) and the game after them (:meth:`_other_line`,
+        :meth:`_classified_line`)."""
+        for branch in self._branches:
+            for k, alternative in enumerate(branch.alternatives):
+                actions = alternative + tuple(
+                    p.action for p in self.game.played[branch.ply + branch.taken:])
+                line = self._line(branch.ply, actions)
+                if line is not None:
+                    yield branch, k, actions, line
 
     def _trial(self, game: Game) -> Decoder:
         """A decoder for ``game`` (another line, or the game before a take-back) judging as
