@@ -61,7 +61,8 @@ VEIL_DOUBT = 1.0      # ... hides a candidate's square only so: the candidate pa
 VEILED, VEILED_IF_SAME, VEILED_MAYBE = 1, 2, 3
 FIT_REACH = 3.0       # a close call: candidates this much (threshold units) past the lead ...
 FIT_FLOOR = 1.0       # ... that score at least this ...
-FIT_MARGIN = 8        # ... are told apart when one's outlines miss this many cells fewer ...
+FIT_MARGIN = 8        # ... single actions told apart when one's outlines miss this many fewer
+FIT_MARGIN_MOVED = 12  # ... (this many when the camera moved between the two pictures) ...
 FIT_SHARE = 0.6       # ... and at most this share of the next's
 GUESS_RIVALS = 3      # a photo's close rivals (as long as the best) kept open with it taken
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
@@ -177,7 +178,7 @@ class Fit:
     """The cells of the board's plane (:data:`vision.geometry.COVER_RASTER` a square's side)
     that changed between the two pictures a decision compares (:func:`changed_cells`), and
     where a piece on each square is seen there in the later picture and in the earlier
-    (:func:`vision.geometry.outlines`; the same unless the camera moved):
+    (:func:`vision.geometry.outlines`; the same object unless the camera moved):
     :meth:`Decoder._fitted`."""
 
     outlines: Outlines
@@ -264,6 +265,17 @@ def _add_rows(out: np.ndarray[Any, Any], rows: np.ndarray[Any, Any],
     if len(rows):
         starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
         out[rows[starts]] += np.add.reduceat(values.astype(out.dtype), starts, axis=0)
+
+
+def _square_tone(side: int) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """(side, side) cells of the board's plane, row 0 = rank 8: 1 on the light squares and 2
+    on the dark, the colour (:meth:`Decoder._painted`) of the pieces an empty square looks
+    like. A white piece over a light square, or a black one over a dark square, changes it
+    too little to count on (:meth:`Decoder._fitted`)."""
+    cell = side // 8
+    rank = 7 - np.arange(side) // cell
+    file = np.arange(side) // cell
+    return np.where((rank[:, None] + file[None, :]) % 2 == 0, 2, 1).astype(np.int8)
 
 
 def pushed_pair(pushed: np.ndarray[Any, Any] | None, tau: float) -> bool:
@@ -757,12 +769,15 @@ class Decoder:
     def _fitted(self, cands: list[Candidate], score: np.ndarray[Any, Any],
                 length: np.ndarray[Any, Any], fit: Callable[[], Fit]
                 ) -> np.ndarray[Any, Any]:
-        """``score`` with a close call settled by the pieces' outlines. The candidates as long
-        as the best that score FIT_FLOOR or more and fall short of its lead
-        (:func:`lead_needed`) by FIT_REACH at most each change the cells where the piece seen
-        (:meth:`_painted`) differs before and after them; the one whose cells miss the cells
-        that changed (``fit``) by FIT_MARGIN fewer than the next, and by at most FIT_SHARE of
-        the next's, leads the others by the margin.
+        """``score`` with a close call between single actions settled by the pieces'
+        outlines. The candidates as long as the best that score FIT_FLOOR or more and fall
+        short of its lead (:func:`lead_needed`) by FIT_REACH at most each change the cells
+        where the piece seen (:meth:`_painted`) differs before and after them. Over the cells
+        where they do not all agree, a candidate misses a cell that changed where it changes
+        nothing, and one it changes so as to be seen (not a white piece's over a light square
+        or a black piece's over a dark one, :func:`_square_tone`) that did not change; the one
+        that misses FIT_MARGIN cells fewer than the next (FIT_MARGIN_MOVED when the camera
+        moved), and at most FIT_SHARE of the next's, leads the others by the margin.
 
         Why: a piece moved along a line the camera looks down is seen over the square behind
         its own, and by the square the square it stopped on and the next change alike: seen
@@ -770,16 +785,25 @@ class Decoder:
         and e3-e1 scored 8.42 against 8.33; a queen d1-e2, 16.31 for d1-e1 against 16.30;
         from White's side at 35 degrees a black queen e4-e5 read e4-e6 (5.39 against 2.60).
         Cell by cell the two differ by most of a square (e3-e2 missed 17 cells, e3-e1 53).
-        Why FIT_SHARE: from a hand the cells the camera's own move changed outnumber a
-        move's (a pawn d2-d3 missed 221, d2-d4 247), and a difference of 26 said nothing
-        (Deep Blue-Kasparov 1997 from a hand 37 -> 4 moves in order without it). 44 games
-        (python-chess's game records and engine games from ECO openings, docs/vision.md)
-        rendered one photo per position from five views (4,697 moves), moves in order: still
-        camera 4,058 -> 4,570, 33 -> 41 games exact; from a hand 3,238 -> 3,606 (3,548 without
-        FIT_SHARE), no game worse. Why FIT_FLOOR: a bishop e2-f3 seen from Black's side
-        behind the f4 knight changes the board little (1.12; its head beyond the board tells
-        it, which the cells do not look at), and a pawn f2-f3 that scored 0.02 missed fewer
-        cells (Anastasian-Lewis 2016)."""
+        Why only where they disagree: from a hand the camera's own move changes the cells
+        every piece's outline swept, for every candidate alike; counted everywhere, a pawn
+        e7-e5 missed 147 cells and e7-e6 178 (White's side at 35 degrees from a hand), no
+        clear share, where they disagree 6 and 37. Why not a faint change: a white pawn d2-d4
+        seen from there puts its head over the light d5 and leaves the light d3, and neither
+        changed enough to count; d2-d3 missed fewer cells (29 against 57) until those were
+        no miss. Why FIT_SHARE: a difference of a few cells says nothing when both miss many.
+        Why FIT_MARGIN_MOVED: the camera's move changes cells everywhere, where the
+        candidates disagree too: from a hand a king e7-d7 against e7-d8 missed 12 cells
+        against 4 out of 18, the camera's move having changed 547 cells of the board (the
+        right readings it settles from a hand lead by 17 or more). From a stand 8 tells a
+        rook's c8-b8 from a bishop's c7-b8 (2 cells against 10, 50 changed). Why single
+        actions: a sequence's candidates (a
+        re-synchronisation's) differ in several places at once, and the outlines raised a
+        wrong one 5 points below the best (c3-d5 c4-c3 a4-b5, 12.65, over 17.52). Measured
+        in docs/vision.md (*Outlines compared where the readings disagree*). Why FIT_FLOOR:
+        a bishop e2-f3 seen from Black's side behind the f4 knight changes the board little
+        (1.12; its head beyond the board tells it, which the cells do not look at), and a
+        pawn f2-f3 that scored 0.02 missed fewer cells (Anastasian-Lewis 2016)."""
         top = int(np.argmax(score))
         best = float(score[top])
         if best <= 0:
@@ -787,18 +811,25 @@ class Decoder:
         need = lead_needed(best)
         close = np.flatnonzero((score > max(best - need - FIT_REACH, FIT_FLOOR))
                                & (length == length[top]))
-        if len(close) < 2:
+        if len(close) < 2 or length[top] > 1:
             return score
         seen = fit()
         root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:64]
         before = self._painted(root, seen.earlier)
-        moved = [self._painted(np.asarray(cands[k].pieces[:64], dtype=np.int64), seen.outlines)
-                 != before for k in close]
-        anywhere = np.any(moved, axis=0)
-        missed = np.array([np.count_nonzero((m ^ seen.changed) & anywhere) for m in moved])
+        tone = _square_tone(before.shape[0])
+        shade = np.where(before > 0, before, tone)
+        moved, shown = [], []
+        for j in close:
+            after = self._painted(np.asarray(cands[j].pieces[:64], dtype=np.int64), seen.outlines)
+            moved.append(after != before)
+            shown.append(np.where(after > 0, after, tone) != shade)
+        told = np.any(moved, axis=0) & ~np.all(moved, axis=0)
+        missed = np.array([np.count_nonzero(((v & ~seen.changed) | (~m & seen.changed)) & told)
+                           for m, v in zip(moved, shown, strict=True)])
         ranked = np.argsort(missed, kind="stable")
         first, second = int(missed[ranked[0]]), int(missed[ranked[1]])
-        if second - first < FIT_MARGIN or first > FIT_SHARE * second:
+        margin = FIT_MARGIN if seen.earlier is seen.outlines else FIT_MARGIN_MOVED
+        if second - first < margin or first > FIT_SHARE * second:
             return score
         fitted = score.copy()
         k = int(close[ranked[0]])

@@ -461,8 +461,9 @@ class Tracker:
         self._puzzling_since = 0.0
         #: the reference picture before each of the last accepted decisions, and how many
         #: actions each played (what :meth:`_retract` may take back)
-        #: (and the table beyond the board then, :meth:`_halo`)
-        self._history: list[tuple[Any, int, Any]] = []
+        #: (and the table beyond the board then, :meth:`_halo`, and the corners it was seen
+        #: with, :meth:`_fit`)
+        self._history: list[tuple[Any, int, Any, Corners | None]] = []
         self.retracted = 0    # actions the last step took back before playing its moves
         self.withdrawn: tuple[str, ...] = ()  # ... their texts, oldest first
         self.corrections = 0  # times accepted moves were taken back and replaced
@@ -1172,8 +1173,9 @@ class Tracker:
     def _fit(self, before: Any, after: Any) -> Callable[[], Fit]:
         """What :meth:`Decoder._fitted` needs of ``before`` and ``after``, worked out when
         asked (most decisions are no close call). The pieces are seen in ``before`` from
-        where the reference picture was taken when it is the reference (a camera in the
-        hand moved since), else from where the camera stands now.
+        where it was taken when that is known (the reference picture, or one kept in the
+        history :meth:`_retract` goes back over: a camera in the hand moved since), else from
+        where the camera stands now.
 
         Why: from a hand, every piece is seen over other cells in each photo, and a piece
         that stayed changes the cells its outline swept; painted from one place for both
@@ -1181,7 +1183,9 @@ class Tracker:
         piece's outline meets them (44 games from a hand: 3,540 -> 3,548 moves in order)."""
         def work() -> Fit:
             now = self._outlines(self.corners)
-            seen = self._ref_corners if before is self._reference else None
+            seen = (self._ref_corners if before is self._reference else
+                    next((corners for picture, _, _, corners in self._history
+                          if picture is before), None))
             earlier = now if seen is None else self._outlines(seen)
             return Fit(now, changed_cells(before, after, now.masks.shape[2]), earlier)
         return work
@@ -1374,7 +1378,8 @@ class Tracker:
         self._lost = self._puzzling = 0
         self._start_only = False
         ply = len(self.game.played)
-        self._history.append((self._reference, len(cand.actions), self._halo_ref))
+        self._history.append((self._reference, len(cand.actions), self._halo_ref,
+                              self._ref_corners))
         del self._history[:-RETRACT_DEPTH]
         if read:  # the start picture was spoilt: this frame is the reference, whole
             self._reference, self._last_check, self._dirty = warped, warped, set()
@@ -1556,7 +1561,7 @@ class Tracker:
         game = self.game
         undone = 0
         for back in range(1, len(self._history) + 1):
-            before, count, beyond_before = self._history[-back]
+            before, count, beyond_before, before_corners = self._history[-back]
             undone += count
             state = game.state
             for _ in range(undone):
@@ -1591,7 +1596,8 @@ class Tracker:
                 game.undo()
             del self._history[len(self._history) - back:]
             kept = len(retracted) - undone  # actions since ``before`` that stay played
-            self._history.append((before, kept + len(cand.actions), beyond_before))
+            self._history.append((before, kept + len(cand.actions), beyond_before,
+                                  before_corners))
             self._reference = before
             self._reference = self._new_reference(warped, change,
                                                   cand.squares | decision.explained)
@@ -1643,7 +1649,7 @@ class Tracker:
         """How many of the last actions played may still be taken back by a later frame
         (:meth:`_retract`, and an open :class:`Branch`'s): a printed record should wait for
         them."""
-        held = sum(count for _, count, _ in self._history)
+        held = sum(entry[1] for entry in self._history)
         starts = [b.ply for b in self._branches]
         if self._replayed_from is not None:
             starts.append(self._replayed_from)
