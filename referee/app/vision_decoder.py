@@ -95,9 +95,6 @@ class Candidate:
     #: the same actions promoting to other pieces: the same picture (a knight and a queen on
     #: e8 are both a white piece there), kept as alternatives when this one is taken
     twins: tuple[Candidate, ...] = field(default=(), kw_only=True)
-    #: the squares only the actions after the first change (None for one action): what a
-    #: longer sequence claims beyond its first move (:meth:`Decoder._score`)
-    later: np.ndarray[Any, np.dtype[np.bool_]] | None = field(default=None, kw_only=True)
 
     @property
     def squares(self) -> frozenset[int]:
@@ -265,6 +262,14 @@ def _add_rows(out: np.ndarray[Any, Any], rows: np.ndarray[Any, Any],
     if len(rows):
         starts = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
         out[rows[starts]] += np.add.reduceat(values.astype(out.dtype), starts, axis=0)
+
+
+def _swayed(change: np.ndarray[Any, Any], excess: np.ndarray[Any, Any], tau: float
+            ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """The squares that changed (above ``tau``) only as the camera's own move may have made
+    them change: not above ``tau`` in ``excess`` (:meth:`Decoder._unswayed`). None when the
+    camera did not move (``excess`` is then the change itself)."""
+    return np.asarray((change > tau) & (excess <= tau), dtype=bool)
 
 
 def _square_tone(side: int) -> np.ndarray[Any, np.dtype[np.int8]]:
@@ -439,9 +444,9 @@ class Decoder:
                                            for j in looked)
 
         made_on_board = variant.board_kinds  # a roll, an assignment, a pass: only followed
-        found: list[tuple[tuple[Action, ...], State, State]] = []
+        found: list[tuple[tuple[Action, ...], State]] = []
 
-        def walk(state: State, actions: tuple[Action, ...], first: State | None) -> None:
+        def walk(state: State, actions: tuple[Action, ...]) -> None:
             for a in variant.legal_actions(state):
                 if a.kind not in made_on_board:
                     continue
@@ -449,20 +454,19 @@ class Decoder:
                 if not touches(state, nxt):
                     continue
                 seq = (*actions, a)
-                reached = nxt if first is None else first
                 if len(seq) >= (1 if touching is None else depth):
-                    found.append((seq, nxt, reached))
+                    found.append((seq, nxt))
                 if len(seq) < depth:
-                    walk(nxt, seq, reached)
+                    walk(nxt, seq)
 
-        walk(root, (), None)
+        walk(root, ())
         return self._collapsed(found, start, pieces)
 
-    def _collapsed(self, found: list[tuple[tuple[Action, ...], State, State]],
+    def _collapsed(self, found: list[tuple[tuple[Action, ...], State]],
                    start: np.ndarray[Any, Any], pieces: np.ndarray[Any, Any]
                    ) -> list[Candidate]:
-        """One candidate per picture the sequences ``found`` (with the states they reach,
-        and the state their first action reaches) leave: the first of those that leave it
+        """One candidate per picture the sequences ``found`` (with the states they reach)
+        leave: the first of those that leave it
         (fewest actions, the queen), the same actions promoting to other pieces as its twins.
         Sequences that change nothing the camera sees are dropped, but for a capture attempt
         the rules turn down (:func:`attempt_picture`).
@@ -474,23 +478,15 @@ class Decoder:
         if not found:
             return []
         size = len(found[0][1].board)
-        after = np.fromiter(chain.from_iterable(state.board for _, state, _ in found),
+        after = np.fromiter(chain.from_iterable(state.board for _, state in found),
                             dtype=np.int64, count=len(found) * size
                             ).reshape(len(found), size)[:, self._where]
         colour = after >> 4  # as pieces_of and occupancy_of: a code's colour is its high bits
         mask = colour != start[None, :]
-        # the first actions' states: a few dozen, each shared by many sequences
-        firsts: dict[int, tuple[int, State]] = {}
-        which = [firsts.setdefault(id(state), (len(firsts), state))[0]
-                 for _, _, state in found]
-        boards = [state.board for _, state in firsts.values()]
-        first = (np.array(boards, dtype=np.int64)[:, self._where] >> 4
-                 != start[None, :])[which]
-        later = mask & ~first
         optional = (after != pieces[None, :]) & ~mask
         seen, some_optional = mask.any(axis=1).tolist(), optional.any(axis=1).tolist()
-        lengths = [len(actions) for actions, _, _ in found]
-        if any(a.promo for actions, _, _ in found for a in actions):
+        lengths = [len(actions) for actions, _ in found]
+        if any(a.promo for actions, _ in found for a in actions):
             order = sorted(range(len(found)), key=lambda k: (
                 lengths[k], [_promo_rank(x) for x in found[k][0]]))
         else:  # the same order: every action's promotion rank is the same
@@ -517,8 +513,7 @@ class Decoder:
                 continue
             if cand is None:  # rows of the arrays of all (read only, as every candidate)
                 cand = Candidate(actions, mask[k], colour[k],
-                                 optional[k] if some_optional[k] else None, pieces=after[k],
-                                 later=later[k] if lengths[k] > 1 else None)
+                                 optional[k] if some_optional[k] else None, pieces=after[k])
             if group is None:
                 groups[key] = [cand]
             else:
@@ -681,9 +676,10 @@ class Decoder:
                 should &= ~claimed[None, :]
             mask = mask & ~veiled  # may change or not
             optional = optional | veiled
-        # What a sequence claims beyond its first move, where the camera's own move made all
-        # the change, is no evidence for it either way (:meth:`_phantoms`).
-        phantom = self._phantoms(cands, mask, change, excess, tau)
+        # What a sequence claims where the camera's own move made all the change is no
+        # evidence for it either way (:meth:`_phantoms`).
+        swayed = _swayed(change, excess, tau)
+        phantom = self._phantoms(cands, mask, swayed)
         big, support = np.where(phantom, 0.0, big), np.where(phantom, 0.0, support)
         gain = np.maximum(big, 0.0)
         # Nor are, for a sequence, the squares its pieces are seen over where the camera's
@@ -693,7 +689,7 @@ class Decoder:
         # piece's outline sways most where it moved (a single move's too credited only with
         # the change beyond the camera's move: 45 games from a hand 4,203 -> 4,153 moves in
         # order, a pawn's e6-d5 lost to a king's e8-d7).
-        swept = (length[:, None] > 1) & ((change > tau) & (excess <= tau))[None, :]
+        swept = (length[:, None] > 1) & swayed[None, :]
         credit = np.where(seconded, LEAN_CREDIT * gain, support)
         score = ((credit * mask).sum(axis=1) + (gain * optional).sum(axis=1)
                  + (np.where(swept, 0.0, gain)
@@ -806,10 +802,10 @@ class Decoder:
         against 4 out of 18, the camera's move having changed 547 cells of the board (the
         right readings it settles from a hand lead by 17 or more). From a stand 8 tells a
         rook's c8-b8 from a bishop's c7-b8 (2 cells against 10, 50 changed). Why single
-        actions: a sequence's candidates (a
-        re-synchronisation's) differ in several places at once, and the outlines raised a
-        wrong one 5 points below the best (c3-d5 c4-c3 a4-b5, 12.65, over 17.52). Measured
-        in docs/vision.md (*Outlines compared where the readings disagree*). Why FIT_FLOOR:
+        actions: a sequence's candidates (a re-synchronisation's) differ in several places
+        at once, and the outlines raised a wrong one 5 points below the best (c3-d5 c4-c3
+        a4-b5, 12.65, over 17.52). Measured in docs/vision.md (*Outlines compared where the
+        readings disagree*). Why FIT_FLOOR:
         a bishop e2-f3 seen from Black's side behind the f4 knight changes the board little
         (1.12; its head beyond the board tells it, which the cells do not look at), and a
         pawn f2-f3 that scored 0.02 missed fewer cells (Anastasian-Lewis 2016)."""
@@ -859,11 +855,10 @@ class Decoder:
 
     @staticmethod
     def _phantoms(cands: list[Candidate], mask: np.ndarray[Any, Any],
-                  change: np.ndarray[Any, Any], excess: np.ndarray[Any, Any], tau: float
-                  ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        """For each candidate, the squares only its later actions change (``Candidate.later``)
-        whose change the camera's own move explains (``excess``, :meth:`_unswayed`, not above
-        ``tau``): counted neither for nor against it.
+                  swayed: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """For each sequence (a candidate of two actions or more), its squares whose change
+        the camera's own move explains (``swayed``, :func:`_swayed`): counted neither for nor
+        against it.
 
         Why: photos from a hand, White's side at 35 degrees. After d2-d4, d7-d5 changed e2
         and e3 by 1.1 and 3 thresholds, the outline of the e2 pawn swept over e3 as the camera
@@ -873,17 +868,22 @@ class Decoder:
         move's own squares still count whole: a pawn put down behind another (d7-d5 behind
         the d4 pawn) is where the outlines sweep most.
 
+        Why any of a sequence's actions, not only those after the first (as before the
+        sixteenth session): a pair's first action is White's, and may be the phantom. In an
+        engine game from the same hand, the pawn's e5xd6 (12.67) was left undecided by the
+        queen's e2-e3 with d6xe5 (12.43), e2 and e3 changed only by the queen's outline
+        swaying; the next photo read e2-e4, and the game was lost at its 27th move (26 of
+        130; now 117).
+
         Nor is such a sequence a rival of its first move (:meth:`_score`): castling e1-g1
         (18.91) was left undecided by e1-g1 with a phantom e6-e5 (16.91: a lead of 2.0, under
         the margin of 2.84; Nepomniachtchi-Ding from a hand at 35 degrees, in a line already
         wrong by e7-e6)."""
         out = np.zeros_like(mask)
-        swayed = (change > tau) & (excess <= tau)
-        if not swayed.any():
-            return out
-        for k, c in enumerate(cands):
-            if c.later is not None:
-                out[k] = c.later & swayed
+        if swayed.any():
+            for k, c in enumerate(cands):
+                if len(c.actions) > 1:
+                    out[k] = swayed
         return np.asarray(out & mask, dtype=bool)
 
     def _beyond(self, cands: list[Candidate], moved: np.ndarray[Any, Any], tau: float,

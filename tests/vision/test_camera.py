@@ -780,6 +780,19 @@ def test_photos_from_a_hand_a_sequence_gains_nothing_from_the_outlines_swaying()
     assert _played_from_a_hand(moves, 0.0, 35.0, 6) == moves
 
 
+def test_photos_from_a_hand_a_pair_s_first_action_may_be_the_phantom() -> None:
+    """An engine game (Stockfish 15.1 against itself, a Sicilian: the bench's game 11) to
+    White's 15th move, a photo per position from a hand at White's side, 35 degrees up.
+    The pawn's e5xd6 (12.67) was left undecided by the queen's e2-e3 with d6xe5 (12.43):
+    e2 and e3 changed only as the queen's outline swayed with the camera. Squares whose
+    change the camera's move explains counted neither way only for a sequence's later
+    actions, and e2-e3 is its first; the next photo was read e2-e4 and the game lost there.
+    Any of a sequence's actions' squares count so now (Decoder._phantoms)."""
+    moves = ("e2e4 c7c5 g1f3 d7d6 f1b5 c8d7 b5d7 d8d7 c2c4 g8f6 b1c3 b8c6 h2h3 a8c8 b2b3 e7e6 "
+             "c1b2 a7a6 a1c1 b7b5 d1e2 b5b4 c3a4 d7a7 e4e5 f6d7 e5d6 f8d6 e2d3").split()
+    assert _played_from_a_hand(moves, 0.0, 35.0, 11) == moves
+
+
 def test_photos_from_a_hand_a_retraction_keeps_the_line_played() -> None:
     """Kasparov-Deep Blue 1997 (1. d3) to its 11th move, a photo per position from a hand at
     White's side, 35 degrees up. f2-f3 is taken over f2-f4 (7.68 against 6.68), f2-f4 kept
