@@ -717,9 +717,18 @@ class Decoder:
         # (:data:`LEAN_SHARE`) and squares only the camera's own move changed (``phantom``:
         # no evidence for it, :meth:`_phantoms`).
         covered = mask[top] | optional[top] | leaning[top]
+        # Nor is a longer sequence that plays the best's actions and more, scoring no more than
+        # the best less a pair's penalty for each action more: its other actions explain
+        # nothing (a bishop's b7-c8 at 14.72 was left undecided by b7-c8 with a knight's
+        # h6-f5 at 12.63, from a hand at White's side, 35 degrees).
+        penalty = PAIR_PENALTY_PHOTOS if self.guess else PAIR_PENALTY
+        mine = set(cands[top].actions)
         rivals = [k for k in order[1:] if not np.array_equal(colour[k], colour[top])
                   and not (length[k] > length[top]
-                           and not np.any(mask[k] & ~seconded[k] & ~covered & ~phantom[k]))]
+                           and not np.any(mask[k] & ~seconded[k] & ~covered & ~phantom[k]))
+                  and not (length[k] > length[top] and mine <= set(cands[k].actions)
+                           and unfitted[k] + penalty * (length[k] - length[top])
+                           <= unfitted[top])]
         # A rival that changes the same visible squares to the same colours differs only
         # where a piece in front hides the board (a black pawn f7-f6 or a knight g8-f6, seen
         # from White's side): no picture of this position tells them apart, a later one may

@@ -793,6 +793,18 @@ def test_photos_from_a_hand_a_pair_s_first_action_may_be_the_phantom() -> None:
     assert _played_from_a_hand(moves, 0.0, 35.0, 11) == moves
 
 
+def test_photos_from_a_hand_a_sequence_adding_nothing_to_the_move_is_no_rival() -> None:
+    """An engine game (Stockfish 15.1 against itself: the bench's game 26) to Black's 16th
+    move, a photo per position from a hand at White's side, 35 degrees up. The bishop's
+    b7-c8 scored 14.72, and b7-c8 with a knight's h6-f5 12.63: the knight's move added
+    nothing but its penalty, yet as the runner-up it left b7-c8 short of the margin (2.21),
+    and the game was lost there (28 of 110). A longer sequence that plays the best's actions
+    and scores no more than the best less its penalties is no rival now (Decoder._score)."""
+    moves = ("e2e4 e7e5 d2d4 e5d4 g1f3 c7c5 f1c4 b7b5 c4d5 b8c6 a2a4 b5b4 f3g5 g8h6 e1g1 g7g6 "
+             "d1d3 a7a5 c1f4 c8a6 d3g3 a8c8 g5f3 a6f1 g1f1 c6e7 d5b7 f7f6 b1d2 f8g7 b7c8").split()
+    assert _played_from_a_hand(moves, 0.0, 35.0, 26) == moves
+
+
 def test_photos_from_a_hand_a_retraction_keeps_the_line_played() -> None:
     """Kasparov-Deep Blue 1997 (1. d3) to its 11th move, a photo per position from a hand at
     White's side, 35 degrees up. f2-f3 is taken over f2-f4 (7.68 against 6.68), f2-f4 kept
