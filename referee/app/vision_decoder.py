@@ -267,8 +267,8 @@ def _add_rows(out: np.ndarray[Any, Any], rows: np.ndarray[Any, Any],
 def _swayed(change: np.ndarray[Any, Any], excess: np.ndarray[Any, Any], tau: float
             ) -> np.ndarray[Any, np.dtype[np.bool_]]:
     """The squares that changed (above ``tau``) only as the camera's own move may have made
-    them change: not above ``tau`` in ``excess`` (:meth:`Decoder._unswayed`). None when the
-    camera did not move (``excess`` is then the change itself)."""
+    them change: not above ``tau`` in ``excess`` (:meth:`Decoder._unswayed`). None of them
+    when the camera did not move (``excess`` is then the change itself)."""
     return np.asarray((change > tau) & (excess <= tau), dtype=bool)
 
 
@@ -678,8 +678,9 @@ class Decoder:
             optional = optional | veiled
         # What a sequence claims where the camera's own move made all the change is no
         # evidence for it either way (:meth:`_phantoms`).
-        swayed = _swayed(change, excess, tau)
-        phantom = self._phantoms(cands, mask, swayed)
+        # (``swept``: a sequence's squares so changed, below for the squares it is seen over)
+        swept = self._phantoms(length, _swayed(change, excess, tau))
+        phantom = swept & mask
         big, support = np.where(phantom, 0.0, big), np.where(phantom, 0.0, support)
         gain = np.maximum(big, 0.0)
         # Nor are, for a sequence, the squares its pieces are seen over where the camera's
@@ -689,7 +690,6 @@ class Decoder:
         # piece's outline sways most where it moved (a single move's too credited only with
         # the change beyond the camera's move: 45 games from a hand 4,203 -> 4,153 moves in
         # order, a pawn's e6-d5 lost to a king's e8-d7).
-        swept = (length[:, None] > 1) & swayed[None, :]
         credit = np.where(seconded, LEAN_CREDIT * gain, support)
         score = ((credit * mask).sum(axis=1) + (gain * optional).sum(axis=1)
                  + (np.where(swept, 0.0, gain)
@@ -775,7 +775,7 @@ class Decoder:
         lead = best_score - runner
         if best_score <= 0 or not change_ok or hand or lead < need:
             return Decision(None, best_score, 0)
-        swayed = (change > tau) & (excess <= tau)  # the camera's move changed them
+        swayed = _swayed(change, excess, tau)  # the camera's move changed them
         return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
                         frozenset(int(i) for i in np.flatnonzero(seen | swayed)),
                         float(unfitted[top]))
@@ -863,10 +863,11 @@ class Decoder:
         return canvas
 
     @staticmethod
-    def _phantoms(cands: list[Candidate], mask: np.ndarray[Any, Any],
-                  swayed: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        """For each sequence (a candidate of two actions or more), its squares whose change
-        the camera's own move explains (``swayed``, :func:`_swayed`): counted neither for nor
+    def _phantoms(length: np.ndarray[Any, Any], swayed: np.ndarray[Any, Any]
+                  ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """For each candidate (``length``: its actions), the squares whose change the camera's
+        own move explains (``swayed``, :func:`_swayed`) if it is a sequence of two actions or
+        more, none if it is one: a sequence's own squares among them count neither for nor
         against it.
 
         Why: photos from a hand, White's side at 35 degrees. After d2-d4, d7-d5 changed e2
@@ -888,12 +889,7 @@ class Decoder:
         (18.91) was left undecided by e1-g1 with a phantom e6-e5 (16.91: a lead of 2.0, under
         the margin of 2.84; Nepomniachtchi-Ding from a hand at 35 degrees, in a line already
         wrong by e7-e6)."""
-        out = np.zeros_like(mask)
-        if swayed.any():
-            for k, c in enumerate(cands):
-                if len(c.actions) > 1:
-                    out[k] = swayed
-        return np.asarray(out & mask, dtype=bool)
+        return np.asarray((length[:, None] > 1) & swayed[None, :], dtype=bool)
 
     def _beyond(self, cands: list[Candidate], moved: np.ndarray[Any, Any], tau: float,
                 halo: Halo) -> np.ndarray[Any, np.dtype[np.float64]]:
