@@ -62,7 +62,7 @@ VEILED, VEILED_IF_SAME, VEILED_MAYBE = 1, 2, 3
 FIT_REACH = 3.0       # a close call: candidates this much (threshold units) past the lead ...
 FIT_FLOOR = 1.0       # ... that score at least this ...
 FIT_MARGIN = 8        # ... single actions told apart when one's outlines miss this many fewer
-FIT_MARGIN_MOVED = 12  # ... (this many when the camera moved between the two pictures) ...
+FIT_MARGIN_MOVED = 10  # ... (this many when the camera moved between the two pictures) ...
 FIT_SHARE = 0.6       # ... and at most this share of the next's
 GUESS_RIVALS = 3      # a photo's close rivals (as long as the best) kept open with it taken
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
@@ -808,9 +808,11 @@ class Decoder:
         no miss. Why FIT_SHARE: a difference of a few cells says nothing when both miss many.
         Why FIT_MARGIN_MOVED: the camera's move changes cells everywhere, where the
         candidates disagree too: from a hand a king e7-d7 against e7-d8 missed 12 cells
-        against 4 out of 18, the camera's move having changed 547 cells of the board (the
-        right readings it settles from a hand lead by 17 or more). From a stand 8 tells a
-        rook's c8-b8 from a bishop's c7-b8 (2 cells against 10, 50 changed). Why single
+        against 4 out of 18, the camera's move having changed 547 cells of the board; a
+        black queen's d8-c7 against d8-c8 missed 8 against 18 out of 27, a lead of 10 (no
+        reading a lead of 10 settled from a hand was wrong, on the tuned games or the held
+        out: docs/vision.md, *A lead of 10 cells from a hand*). From a stand 8 tells a rook's
+        c8-b8 from a bishop's c7-b8 (2 cells against 10, 50 changed). Why single
         actions: a sequence's candidates (a re-synchronisation's) differ in several places
         at once, and the outlines raised a wrong one 5 points below the best (c3-d5 c4-c3
         a4-b5, 12.65, over 17.52). Measured in docs/vision.md (*Outlines compared where the
