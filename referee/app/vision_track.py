@@ -76,7 +76,6 @@ from referee.app.vision_decoder import (
     MAX_CHANGED,
     MAX_SEQUENCE,
     VEIL_COVER,
-    VEIL_MAYBE_SHARE,
     Branch,
     Candidate,
     Decision,
@@ -1456,7 +1455,7 @@ class Tracker:
                          tau: float) -> list[str]:
         """Play an open alternative instead of the line played when the photos since have
         shown it: on the squares whose colour the two lines' positions differ on, seen plainly
-        in both (no piece in front covering VEIL_MAYBE_SHARE of them) and unchanged in this
+        in both (no piece in front seen over them, :meth:`_plain`) and unchanged in this
         photo, the classifier's agreement (``agree``) with the alternative less its
         agreement with the game played, summed photo by photo, reaches LINE_EVIDENCE. Its
         texts (none when no alternative got there). Only from a hand (:meth:`_judge`).
@@ -1497,11 +1496,17 @@ class Tracker:
         return self._take_line(best[0], best[1])
 
     def _plain(self, game: Game, lean: Lean) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        """(64,): the squares no piece in front covers VEIL_MAYBE_SHARE of in ``game``'s
-        position, seen from where the camera stands (``lean``; :meth:`Decoder.looks`)."""
+        """(64,): the squares no piece in front covers LEAN_COVER of in ``game``'s position,
+        seen from where the camera stands (``lean``; :meth:`Decoder.looks`).
+
+        Why not VEIL_MAYBE_SHARE, the share that may hide a square from a move: a black rook
+        on e7 seen from Black's side at 45 degrees from a hand covered 0.19 of e6, and the
+        classifier read its top there as a piece on e6 (1.0). That one photo gave 1.46 to
+        the other reading (the rook e8-e6, kept open), past LINE_EVIDENCE, and the line was
+        switched to it: an engine game lost at its 64th move of 79."""
         codes = np.asarray(pieces_of(game.state, self.view.index), dtype=np.int64)
         front = self.decoder.looks(codes, lean.cover, np.arange(64))[1]
-        return np.asarray(front < VEIL_MAYBE_SHARE)
+        return np.asarray(front < LEAN_COVER)
 
     def _open_lines(self) -> Iterator[tuple[Branch, int, tuple[Action, ...], Game]]:
         """Each alternative kept open that can still be played: its branch, its place among

@@ -637,6 +637,24 @@ def test_photos_from_a_hand_the_line_kept_open_is_taken_when_the_photos_after_sh
     assert switched[0][0][0] == "e2e3"
 
 
+def test_photos_from_a_hand_a_square_partly_behind_a_piece_is_no_plain_evidence() -> None:
+    """An engine game (the bench's game 22) from its 31st move, a photo per position from a
+    hand at Black's side, 45 degrees up. The rook's e8-e7 is taken, e8-e6 kept open. Two
+    photos later the rook on e7 covered 0.19 of e6 behind it, under VEIL_MAYBE_SHARE: e6 was
+    taken for in plain sight, the classifier read the rook's top there as a piece on e6 (1.0),
+    and that one photo added 1.46 for e8-e6, past LINE_EVIDENCE: the line was switched to it
+    and the game lost. A square any piece in front is seen over (LEAN_COVER) is no plain
+    evidence now (Tracker._plain)."""
+    moves = "a1a6 g7e5 g4g5 e8e7 f3g3 e5e4".split()
+    fen = "4r1k1/6qp/3p2p1/2pP1p2/2P3P1/5Q1P/5PK1/R7 w - - 2 31"
+    cameras = V.hand_cameras(180.0, 45.0, 80, 22)[60:67]
+    tracker = Tracker(V.camera_corners(cameras[0]), stills=True, game=V.game_from(fen))
+    for im in V.rendered_game(moves, cameras, 22, fen=fen):
+        tracker.step(im)
+    assert [p.text for p in tracker.game.played] == moves
+    assert tracker.corrections == 0
+
+
 def test_watch_prints_the_line_the_camera_settles_on(tmp_path: Path) -> None:
     """``watch camera://FOLDER`` as a real process on photos from White's side 35 degrees
     up, framed tight at the board's far edge (so no head beyond Black's back rank is in the
