@@ -647,7 +647,7 @@ def test_photos_from_a_hand_a_square_partly_behind_a_piece_is_no_plain_evidence(
     evidence now (Tracker._plain)."""
     moves = "a1a6 g7e5 g4g5 e8e7 f3g3 e5e4".split()
     fen = "4r1k1/6qp/3p2p1/2pP1p2/2P3P1/5Q1P/5PK1/R7 w - - 2 31"
-    cameras = V.hand_cameras(180.0, 45.0, 80, 22)[60:67]
+    cameras = V.hand_cameras(180.0, 45.0, 80, 22)[60:67]  # the bench's, for its photos 60-66
     tracker = Tracker(V.camera_corners(cameras[0]), stills=True, game=V.game_from(fen))
     for im in V.rendered_game(moves, cameras, 22, fen=fen):
         tracker.step(im)
