@@ -61,6 +61,7 @@ VEIL_DOUBT = 1.0      # ... hides a candidate's square only so: the candidate pa
 VEILED, VEILED_IF_SAME, VEILED_MAYBE = 1, 2, 3
 FIT_REACH = 3.0       # a close call: candidates this much (threshold units) past the lead ...
 FIT_FLOOR = 1.0       # ... that score at least this ...
+FIT_REACH_MOVED = 6.0  # ... (this far, the camera having moved, when that settles nothing) ...
 FIT_MARGIN = 8        # ... single actions told apart when one's outlines miss this many fewer
 FIT_MARGIN_MOVED = 10  # ... (this many when the camera moved between the two pictures) ...
 FIT_SHARE = 0.6       # ... and at most this share of the next's
@@ -791,7 +792,9 @@ class Decoder:
         nothing, and one it changes so as to be seen (not a white piece's over a light square
         or a black piece's over a dark one, :func:`_square_tone`) that did not change; the one
         that misses FIT_MARGIN cells fewer than the next (FIT_MARGIN_MOVED when the camera
-        moved), and at most FIT_SHARE of the next's, leads the others by the margin.
+        moved), and at most FIT_SHARE of the next's, leads the others by the margin
+        (:meth:`_fit_pick`). When the camera moved and that settles nothing, the same is
+        asked of the candidates that fall short by FIT_REACH_MOVED at most.
 
         Why: a piece moved along a line the camera looks down is seen over the square behind
         its own, and by the square the square it stopped on and the next change alike: seen
@@ -819,17 +822,42 @@ class Decoder:
         readings disagree*). Why FIT_FLOOR:
         a bishop e2-f3 seen from Black's side behind the f4 knight changes the board little
         (1.12; its head beyond the board tells it, which the cells do not look at), and a
-        pawn f2-f3 that scored 0.02 missed fewer cells (Anastasian-Lewis 2016)."""
+        pawn f2-f3 that scored 0.02 missed fewer cells (Anastasian-Lewis 2016). Why
+        FIT_REACH_MOVED: from a hand the camera's move sways the pieces' outlines over the
+        squares behind them, and a single move keeps the credit of such squares
+        (:meth:`_score`): from White's side at 35 degrees a black queen's e5-d6 scored 15.56
+        against e5-e7's 9.78, 8.3 of it from d7, e7 and d8, changed by the sway alone; the
+        outlines missed 18 cells for e5-e7, 38 for the next and 45 for e5-d6. Why only
+        when the close call within FIT_REACH is not settled: more candidates bring a next
+        closer to the best's outlines (a queen's d8-c7, settled by 8 cells against d8-c8's
+        18, was left to d8-c8 by a third candidate within the wider reach: Kasparov-Deep
+        Blue 1997 from a hand 69 -> 23 moves in order)."""
         top = int(np.argmax(score))
         best = float(score[top])
-        if best <= 0:
+        if best <= 0 or length[top] > 1:
             return score
         need = lead_needed(best)
-        close = np.flatnonzero((score > max(best - need - FIT_REACH, FIT_FLOOR))
-                               & (length == length[top]))
-        if len(close) < 2 or length[top] > 1:
+        alike = length == length[top]
+        near = np.flatnonzero((score > max(best - need - FIT_REACH, FIT_FLOOR)) & alike)
+        wide = np.flatnonzero((score > max(best - need - FIT_REACH_MOVED, FIT_FLOOR)) & alike)
+        if len(wide) < 2:
             return score
         seen = fit()
+        moved = seen.earlier is not seen.outlines
+        for close in (near, wide) if moved else (near,):
+            k = self._fit_pick(cands, close, seen, FIT_MARGIN_MOVED if moved else FIT_MARGIN)
+            if k is not None:
+                fitted = score.copy()
+                fitted[k] = max(float(fitted[k]), best + need)
+                return fitted
+        return score
+
+    def _fit_pick(self, cands: list[Candidate], close: np.ndarray[Any, Any], seen: Fit,
+                  margin: int) -> int | None:
+        """The one of the ``close`` candidates whose outlines miss ``margin`` cells fewer than
+        the next's, and at most FIT_SHARE of them (:meth:`_fitted`); None when none does."""
+        if len(close) < 2:
+            return None
         root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:64]
         before = self._painted(root, seen.earlier)
         tone = _square_tone(before.shape[0])
@@ -844,13 +872,9 @@ class Decoder:
                            for m, v in zip(moved, shown, strict=True)])
         ranked = np.argsort(missed, kind="stable")
         first, second = int(missed[ranked[0]]), int(missed[ranked[1]])
-        margin = FIT_MARGIN if seen.earlier is seen.outlines else FIT_MARGIN_MOVED
         if second - first < margin or first > FIT_SHARE * second:
-            return score
-        fitted = score.copy()
-        k = int(close[ranked[0]])
-        fitted[k] = max(float(fitted[k]), best + need)
-        return fitted
+            return None
+        return int(close[ranked[0]])
 
     def _painted(self, pieces: np.ndarray[Any, Any], seen: Outlines
                  ) -> np.ndarray[Any, np.dtype[np.int8]]:

@@ -836,6 +836,24 @@ def test_photos_from_a_hand_outlines_settle_a_close_call_by_ten_cells() -> None:
     assert _played_from_a_hand(moves, 0.0, 35.0, 6) == moves
 
 
+def test_photos_from_a_hand_outlines_weigh_in_on_a_wider_gap() -> None:
+    """An engine game (the bench's game 16) from White's 31st move, a photo per position from
+    a hand at White's side, 35 degrees up. The black queen's e5-e7 scored 9.78 and e5-d6
+    15.56, 8.3 of it from d7, e7 and d8, which changed only as the queen's outline swayed
+    with the camera: beyond the reach (FIT_REACH) within which the outlines settle a close
+    call. Where the readings disagree e5-e7's outlines missed 18 cells and the next 38
+    (e5-d6 45). From a hand the outlines now weigh in over a wider gap (FIT_REACH_MOVED)
+    when the close call within the reach is not settled; before, e5-d6 was read and the
+    game lost at its 64th move of 87."""
+    moves = "d7d6 f6e5 d6d8 e5e7 d8d7".split()
+    fen = "4r1k1/3R1p2/5q1p/p2Q1Pp1/8/1P6/1r4BP/5R1K w - - 2 31"
+    cameras = V.hand_cameras(0.0, 35.0, 88, 16)[60:66]  # the bench's, for its photos 60-65
+    tracker = Tracker(V.camera_corners(cameras[0]), stills=True, game=V.game_from(fen))
+    for im in V.rendered_game(moves, cameras, 16, fen=fen):
+        tracker.step(im)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 def test_photos_from_a_hand_a_retraction_keeps_the_line_played() -> None:
     """Kasparov-Deep Blue 1997 (1. d3) to its 11th move, a photo per position from a hand at
     White's side, 35 degrees up. f2-f3 is taken over f2-f4 (7.68 against 6.68), f2-f4 kept
