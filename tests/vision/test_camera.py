@@ -501,6 +501,18 @@ def _played_from_a_hand(moves: list[str], azimuth: float, elevation: float,
     return [p.text for p in tracker.game.played]
 
 
+def _bench_photos_from(fen: str, moves: list[str], azimuth: float, elevation: float, *,
+                       game: int, length: int, first: int) -> Tracker:
+    """A tracker that followed ``moves`` from the set-up position ``fen``, a photo per position
+    taken from a hand as bench/vision_games.py takes game number ``game`` (``length`` moves;
+    :func:`variations.hand_cameras` seeded with its number), its photos from ``first`` on."""
+    cameras = V.hand_cameras(azimuth, elevation, length + 1, game)[first:first + len(moves) + 1]
+    tracker = Tracker(V.camera_corners(cameras[0]), stills=True, game=V.game_from(fen))
+    for im in V.rendered_game(moves, cameras, game, fen=fen):
+        tracker.step(im)
+    return tracker
+
+
 def test_photos_from_a_hand_a_square_left_behind_a_piece_that_looks_pushed_is_claimed(
         ) -> None:
     """A black knight g8-f6 seen from White's side at 35 degrees by a phone in the hand: g8,
@@ -647,10 +659,7 @@ def test_photos_from_a_hand_a_square_partly_behind_a_piece_is_no_plain_evidence(
     evidence now (Tracker._plain)."""
     moves = "a1a6 g7e5 g4g5 e8e7 f3g3 e5e4".split()
     fen = "4r1k1/6qp/3p2p1/2pP1p2/2P3P1/5Q1P/5PK1/R7 w - - 2 31"
-    cameras = V.hand_cameras(180.0, 45.0, 80, 22)[60:67]  # the bench's, for its photos 60-66
-    tracker = Tracker(V.camera_corners(cameras[0]), stills=True, game=V.game_from(fen))
-    for im in V.rendered_game(moves, cameras, 22, fen=fen):
-        tracker.step(im)
+    tracker = _bench_photos_from(fen, moves, 180.0, 45.0, game=22, length=79, first=60)
     assert [p.text for p in tracker.game.played] == moves
     assert tracker.corrections == 0
 
@@ -847,10 +856,7 @@ def test_photos_from_a_hand_outlines_weigh_in_on_a_wider_gap() -> None:
     game lost at its 64th move of 87."""
     moves = "d7d6 f6e5 d6d8 e5e7 d8d7".split()
     fen = "4r1k1/3R1p2/5q1p/p2Q1Pp1/8/1P6/1r4BP/5R1K w - - 2 31"
-    cameras = V.hand_cameras(0.0, 35.0, 88, 16)[60:66]  # the bench's, for its photos 60-65
-    tracker = Tracker(V.camera_corners(cameras[0]), stills=True, game=V.game_from(fen))
-    for im in V.rendered_game(moves, cameras, 16, fen=fen):
-        tracker.step(im)
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=16, length=87, first=60)
     assert [p.text for p in tracker.game.played] == moves
 
 
