@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from itertools import chain
 from typing import Any
 
@@ -174,14 +175,22 @@ class Lean:
 @dataclass(frozen=True)
 class Fit:
     """The cells of the board's plane (:data:`vision.geometry.COVER_RASTER` a square's side)
-    that changed between the two pictures a decision compares (:func:`changed_cells`), and
-    where a piece on each square is seen there in the later picture and in the earlier
-    (:func:`vision.geometry.outlines`; the same object unless the camera moved):
-    :meth:`Decoder._fitted`."""
+    that changed between the two pictures a decision compares (``cells``, worked out when
+    first asked: :func:`changed_cells`), and where a piece on each square is seen there in
+    the later picture and in the earlier (:func:`vision.geometry.outlines`; the same object
+    unless the camera moved): :meth:`Decoder._fitted`.
+
+    Why the changed cells only when asked: whether the camera moved decides which close
+    calls are looked at (FIT_REACH_MOVED), and for a camera that did not move most of them
+    are then none; the outlines are kept by the tracker, the changed cells are not."""
 
     outlines: Outlines
-    changed: np.ndarray[Any, np.dtype[np.bool_]]
+    cells: Callable[[], np.ndarray[Any, np.dtype[np.bool_]]]
     earlier: Outlines
+
+    @cached_property
+    def changed(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        return self.cells()
 
 
 class Once:

@@ -1186,7 +1186,7 @@ class Tracker:
                     next((corners for picture, _, _, corners in self._history
                           if picture is before), None))
             earlier = now if seen is None else self._outlines(seen)
-            return Fit(now, changed_cells(before, after, now.masks.shape[2]), earlier)
+            return Fit(now, lambda: changed_cells(before, after, now.masks.shape[2]), earlier)
         return work
 
     def _outlines(self, corners: Corners) -> Outlines:
