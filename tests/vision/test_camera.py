@@ -494,18 +494,17 @@ def _played_from_a_hand(moves: list[str], azimuth: float, elevation: float,
                         seed: int) -> list[str]:
     """The actions a tracker plays from ``moves`` rendered one photo per position, each
     photo taken from a little elsewhere (:func:`variations.hand_cameras`)."""
-    cameras = V.hand_cameras(azimuth, elevation, len(moves) + 1, seed)
-    tracker = Tracker(V.camera_corners(cameras[0]), stills=True)
-    for im in V.rendered_game(moves, cameras, seed):
-        tracker.step(im)
+    tracker = _bench_photos_from(None, moves, azimuth, elevation, game=seed,
+                                 length=len(moves), first=0)
     return [p.text for p in tracker.game.played]
 
 
-def _bench_photos_from(fen: str, moves: list[str], azimuth: float, elevation: float, *,
-                       game: int, length: int, first: int) -> Tracker:
-    """A tracker that followed ``moves`` from the set-up position ``fen``, a photo per position
-    taken from a hand as bench/vision_games.py takes game number ``game`` (``length`` moves;
-    :func:`variations.hand_cameras` seeded with its number), its photos from ``first`` on."""
+def _bench_photos_from(fen: str | None, moves: list[str], azimuth: float, elevation: float,
+                       *, game: int, length: int, first: int) -> Tracker:
+    """A tracker that followed ``moves`` from the set-up position ``fen`` (None: the start),
+    a photo per position taken from a hand as bench/vision_games.py takes game number
+    ``game`` (``length`` moves; :func:`variations.hand_cameras` seeded with its number), its
+    photos from ``first`` on."""
     cameras = V.hand_cameras(azimuth, elevation, length + 1, game)[first:first + len(moves) + 1]
     tracker = Tracker(V.camera_corners(cameras[0]), stills=True, game=V.game_from(fen))
     for im in V.rendered_game(moves, cameras, game, fen=fen):
