@@ -372,6 +372,14 @@ def _occluded(change: np.ndarray[Any, Any], tau: float, explained: np.ndarray[An
     return np.concatenate([out.reshape(64), np.zeros(len(change) - 64, dtype=bool)])
 
 
+def _unseen(single: Candidate, row: np.ndarray[Any, Any] | None) -> bool:
+    """Whether every square ``single`` changes is VEILED or VEILED_IF_SAME for it (``row``,
+    :meth:`Decoder._veiled`): the camera cannot see the action at all."""
+    if row is None:
+        return False
+    return bool(np.all((row[single.mask] == VEILED) | (row[single.mask] == VEILED_IF_SAME)))
+
+
 def forgiven(change: np.ndarray[Any, Any], tau: float, explained: np.ndarray[Any, Any]) -> bool:
     """Whether :func:`_occluded` forgave some strongly changed unexplained squares."""
     weakest = float(change[explained].min()) if explained.any() else 0.0
@@ -1140,7 +1148,16 @@ class Decoder:
         put down on that it stood over before the move (a king e7-e8 seen from White's
         side: e8 changed by 0; a king c6-b6 seen from the h-file's side) is VEILED_IF_SAME:
         veiled when it did not change, else judged as any square (a queen d4xb2 seen from
-        Black's corner, c3 changed: d4-c3 with c3 veiled, its change a bonus, was as good)."""
+        Black's corner, c3 changed: d4-c3 with c3 veiled, its change a bonus, was as good).
+
+        A sequence of two, after a photo that showed no move (:meth:`saw_no_move`), has its
+        first action's squares veiled as that action's alone (:meth:`_veiled_first`); when
+        the camera cannot see that action at all (:func:`_unseen`), the pair's squares are
+        veiled as a single action's, its second action's too. Why: seen from White's side at
+        45 degrees from a hand, a black king's f8-f7 behind the f6 knight showed nothing, and
+        the next photo showed the white queen's d3-d2 with d3, behind her on d2, as it was
+        (0.6 of a threshold): the pair was implausible, every later photo was a move further
+        behind, and no move was read again (a held-out engine game, 53 of 97 moves)."""
         state = self.game.state
         cover = lean.cover
         if self._veils is None or self._veils[0] is not state or self._veils[1] is not cover:
@@ -1154,25 +1171,36 @@ class Decoder:
         for k, c in enumerate(cands):
             if len(c.actions) > MAX_VEILED:
                 single = singles.get(c.actions[:1]) if len(c.actions) == 2 else None
-                if single is not None:
-                    veiled[k] = self._veiled_first(c, single, known.get(single.actions))
-                continue
+                if single is None:
+                    continue
+                first = known.get(single.actions)
+                if not _unseen(single, first):
+                    veiled[k] = self._veiled_first(c, single, first)
+                    continue
             row = known.get(c.actions)
             if row is None:
-                row = known[c.actions] = np.zeros(mask.shape[1], dtype=np.int8)
-                squares = np.flatnonzero(mask[k, :size])
-                if len(squares):
-                    before = self.looks(root, cover, squares)[0]
-                    after, front = self.looks(c.pieces, cover, squares)
-                    # a piece left, or one is put down behind a piece in front (else it
-                    # is put down where it stood over the square before)
-                    hidden = (front >= VEIL_COVER) | (c.pieces[squares] == 0)
-                    same = (before == after) & (before > 0)
-                    row[squares] = np.where(same, np.where(hidden, VEILED, VEILED_IF_SAME), 0)
-                    maybe = self._maybe_veiled(root, c.pieces, lean, squares, front)
-                    row[squares] = np.where(~same & maybe, VEILED_MAYBE, row[squares])
+                row = known[c.actions] = self._veil_row(root, c, mask[k, :size], lean)
             veiled[k] = row
         return veiled
+
+    def _veil_row(self, root: np.ndarray[Any, Any], cand: Candidate,
+                  mask: np.ndarray[Any, Any], lean: Lean) -> np.ndarray[Any, Any]:
+        """Each square's veil (0, VEILED, VEILED_IF_SAME or VEILED_MAYBE) for ``cand``, whose
+        changed squares on the board are ``mask``, from the pieces ``root`` (:meth:`_veiled`)."""
+        cover = lean.cover
+        row = np.zeros(len(cand.mask), dtype=np.int8)
+        squares = np.flatnonzero(mask)
+        if len(squares):
+            before = self.looks(root, cover, squares)[0]
+            after, front = self.looks(cand.pieces, cover, squares)
+            # a piece left, or one is put down behind a piece in front (else it is put
+            # down where it stood over the square before)
+            hidden = (front >= VEIL_COVER) | (cand.pieces[squares] == 0)
+            same = (before == after) & (before > 0)
+            row[squares] = np.where(same, np.where(hidden, VEILED, VEILED_IF_SAME), 0)
+            maybe = self._maybe_veiled(root, cand.pieces, lean, squares, front)
+            row[squares] = np.where(~same & maybe, VEILED_MAYBE, row[squares])
+        return row
 
     @staticmethod
     def _veiled_first(cand: Candidate, single: Candidate, row: Any) -> Any:

@@ -1459,3 +1459,19 @@ def test_photos_a_queen_put_down_behind_a_piece_with_the_camera_still() -> None:
     for im in V.rendered_game(moves, camera, 5, fen=fen):
         tracker.step(im)
     assert [p.text for p in tracker.game.played] == moves
+
+
+def test_photos_from_a_hand_a_hidden_move_then_one_half_hidden() -> None:
+    """A held-out engine game (the bench's held-out game 5) from Black's 27th move, a photo
+    per position from a hand at White's side, 45 degrees up. The black king's f8-f7 behind
+    the f6 knight changed nothing (no move read), and the next photo showed the white
+    queen's d3-d2: d2 changed, but d3, behind the queen now on d2, looked as before (0.6 of
+    a threshold). The pair f8-f7 with d3-d2 veiled only the king's squares (as the king's
+    move alone does), so d3 was a square that should have changed and did not, the pair was
+    not plausible, and with every later photo a move more behind the tracker stayed puzzled
+    to the end (53 of 97 moves). A pair whose first action the camera cannot see at all now
+    has its squares veiled as a single action's (Decoder._veiled)."""
+    moves = "f8f7 d3d2 a4a7".split()
+    fen = "5k1b/7p/2rp1npP/1p6/q3P3/1bBQ1P2/1P4P1/4R1KR b - - 2 27"
+    tracker = _bench_photos_from(fen, moves, 0.0, 45.0, game=5, length=97, first=53)
+    assert [p.text for p in tracker.game.played] == moves
