@@ -784,6 +784,8 @@ class Decoder:
         seen = cand.mask | optional[top] | leaning[top] | excused[top]
         change_ok = True
         unseen = np.where(seen, change, excess)
+        if left_only and lean is not None:
+            unseen = self._looks_as_expected(cand, unseen, seen, tau, agree, lean)
         hand = bool(_occluded(unseen, tau, seen, sq & (cand.colour != EMPTY)).any())
         if forgiven(unseen, tau, seen):  # a hand at the edge: the classifier must agree too,
             # and on something: a move none of whose squares is in plain sight (a pawn d2-d3
@@ -797,6 +799,33 @@ class Decoder:
         return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
                         frozenset(int(i) for i in np.flatnonzero(seen | swayed)),
                         float(unfitted[top]))
+
+    def _looks_as_expected(self, cand: Candidate, unseen: np.ndarray[Any, Any],
+                           seen: np.ndarray[Any, Any], tau: float, agree: np.ndarray[Any, Any],
+                           lean: Lean) -> np.ndarray[Any, Any]:
+        """``unseen`` (the change of the squares ``cand`` leaves unexplained, less the
+        camera's own move's) with the squares a piece in front covers (VEIL_COVER) and the
+        classifier reads in that piece's colour, as they look after ``cand``, at most
+        ``tau``: no square a hand or an unexplained change holds (:func:`_occluded`). Only for
+        a camera that moved (``lean``: what the pieces cover from where it stands now).
+
+        Why: from a hand the outline of a piece standing sways over the square behind it by
+        more than the sway's allowance (SWAY_CHANGE) at times: seen from White's side at 35
+        degrees, a black knight on e5 was seen over e6, and e6 changed by 9.3 thresholds
+        beyond the allowance as the camera moved. The pawn's g4xf3 was then refused as a
+        hand's on e6 (13.57 against 9.31), and the retraction that followed dropped the
+        knight's d7-e5 two moves back (an engine game lost at its 102nd move of 130). e6 was
+        read black, as the knight in front over it looks: a hand there would have to look
+        just like the piece it covers."""
+        size = lean.cover.shape[1]
+        squares = np.flatnonzero((unseen[:size] > tau) & ~seen[:size])
+        if not len(squares):
+            return unseen
+        looked, front = self.looks(cand.pieces, lean.cover, squares)
+        expected = squares[(front >= VEIL_COVER) & (agree[squares, looked] > 0)]
+        out = np.array(unseen, dtype=np.float64, copy=True)
+        out[expected] = np.minimum(out[expected], tau)
+        return out
 
     def _fitted(self, cands: list[Candidate], score: np.ndarray[Any, Any],
                 length: np.ndarray[Any, Any], fit: Callable[[], Fit]

@@ -1475,3 +1475,18 @@ def test_photos_from_a_hand_a_hidden_move_then_one_half_hidden() -> None:
     fen = "5k1b/7p/2rp1npP/1p6/q3P3/1bBQ1P2/1P4P1/4R1KR b - - 2 27"
     tracker = _bench_photos_from(fen, moves, 0.0, 45.0, game=5, length=97, first=53)
     assert [p.text for p in tracker.game.played] == moves
+
+
+def test_photos_from_a_hand_a_square_that_looks_as_the_piece_in_front_is_no_hand() -> None:
+    """An engine game (the bench's game 36) from White's 51st move, a photo per position from
+    a hand at White's side, 35 degrees up. After the knight's d7-e5 the black knight on e5
+    is seen over e6, and as the camera moved its outline swept e6 by more than the sway's
+    allowance: e6 changed by 9.3 thresholds beyond it. The pawn's g4xf3 (13.57 against the
+    knight's e5xf3 9.31) was refused as a hand's on e6, and the retraction that followed
+    dropped d7-e5 (the game lost at its 102nd move of 130). e6 reads black, as the knight in
+    front over it looks: no hand's now (Decoder._looks_as_expected)."""
+    moves = "c4d2 d7e5 d2c4 g4f3 c4e5".split()
+    fen = "8/1bNn1k2/pp1P1p2/8/2N3pp/1P2KP2/P5PP/8 w - - 0 51"
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=36, length=130, first=100)
+    assert [p.text for p in tracker.game.played] == moves
+    assert tracker.corrections == 0
