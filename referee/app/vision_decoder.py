@@ -51,6 +51,7 @@ PIECE_OTHER = 1.2
 HEIGHTS = tuple(sorted({*PIECE_HEIGHT.values(), PIECE_OTHER}))  # shortest first
 LEAN_COVER = 0.1      # a changed piece seen over this share of a square: it may change ...
 LEAN_SHOULD = 0.15    # ... over this share: it should (LEAN_MISS when it does not) ...
+LEAN_SHOULD_CENTRE = 0.05  # ... when it is seen over this share of the square's centre too ...
 LEAN_STRONG = 0.3     # ... over this share: its change counts whole
 LEAN_CREDIT = 0.5     # share of a leaning square's change credited to a move
 LEAN_MISS = 1.0       # debit for a leaning square that should change and did not
@@ -170,6 +171,9 @@ class Lean:
 
     cover: np.ndarray[Any, np.dtype[np.float64]]
     far: np.ndarray[Any, np.dtype[np.float64]]
+    #: as ``cover``, of each square's central part, where a change is measured
+    #: (:func:`vision.geometry.centre_silhouettes`)
+    centre: np.ndarray[Any, np.dtype[np.float64]]
 
 
 @dataclass(frozen=True)
@@ -1096,7 +1100,12 @@ class Decoder:
         thresholds (a black pawn c7-c6 seen from Black's side at 45 degrees: c5, covered
         0.23, changed by 2.6 thresholds), so a square covered LEAN_SHOULD should change: a
         pawn pushed to c5 instead would have changed c4 (covered 0.3, and unchanged; from
-        0.1 of a square on, 111 of 120 moves seen from Black's corner against 120).
+        0.1 of a square on, 111 of 120 moves seen from Black's corner against 120), when
+        some of it is in the square's centre (LEAN_SHOULD_CENTRE), where the change is
+        measured: seen from White's side at 35 degrees from a hand, a white king's f3xg4
+        (taking a pawn, with the pawn's g5-g4 a photo before unseen) covered 0.23 of g6 with
+        its head, none of g6's centre; g6 did not change, and the pair lost to the black
+        king's g6-g7 with it (an engine game lost at its 118th move of 130).
         A square a piece put down is seen over need not change when the classifier reads
         that piece's colour on it (``agree``): a white pawn's head over a light square
         changes it little (a pawn g2-g3 seen from White's side at 35 degrees changed g4 by
@@ -1129,8 +1138,9 @@ class Decoder:
                 bare = np.broadcast_to(root[None, :] >> 4 != side, tallest.shape)
                 put = mine & (now == k)  # the piece put down is the tall one
                 seen = (agree[:size, side] > 0)[None, :]  # its colour read there
-                should[:, :size] |= ((_reach(mine & ~put, cover[k] >= LEAN_SHOULD)
-                                      | (_reach(put, cover[k] >= LEAN_SHOULD) & ~seen)) & bare)
+                near = (cover[k] >= LEAN_SHOULD) & (lean.centre[k] >= LEAN_SHOULD_CENTRE)
+                should[:, :size] |= ((_reach(mine & ~put, near)
+                                      | (_reach(put, near) & ~seen)) & bare)
                 expected[:, :size] |= _reach(mine, cover[k] >= LEAN_STRONG) & bare
         leaning &= ~(mask | optional)
         excused &= ~(mask | optional | leaning)

@@ -123,6 +123,7 @@ from vision.geometry import (
     Corners,
     Outlines,
     beyond,
+    centre_silhouettes,
     halo_cells,
     homography,
     outline,
@@ -1103,8 +1104,11 @@ class Tracker:
             lean = None
             if cover is not None:
                 far = self._silhouettes(self.corners, self._shape, PLACEMENT)
-                assert far is not None  # the camera's place is known: cover is not None
-                lean = Lean(cover, far)
+                centre = centre_silhouettes(self.corners, self._shape, self._looked_heights(),
+                                            ROI_MARGIN)
+                # the camera's place is known: cover is not None
+                assert far is not None and centre is not None
+                lean = Lean(cover, far, centre)
             kept = self._lean_for = (np.array(self.corners, dtype=np.float32), self._shape,
                                      lean)
         return kept[2]

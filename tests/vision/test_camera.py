@@ -1490,3 +1490,19 @@ def test_photos_from_a_hand_a_square_that_looks_as_the_piece_in_front_is_no_hand
     tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=36, length=130, first=100)
     assert [p.text for p in tracker.game.played] == moves
     assert tracker.corrections == 0
+
+
+def test_photos_from_a_hand_a_head_over_a_square_s_edge_need_not_change_it() -> None:
+    """An engine game (the bench's game 11) from White's 53rd move, a photo per position
+    from a hand at White's side, 35 degrees up. The black pawn's g5-g4 showed no move (g4
+    behind the f3 king), and the next photo the white king's f3xg4: the pair was held to
+    have to change g6, the white king's head on g4 covering 0.23 of it, and g6 did not
+    change; the black king's g6-g7 with f3-g4 was taken instead (the game lost at its 118th
+    move of 130). The head covers only g6's near edge, none of its centre where a change is
+    measured: a square need change only when a piece is seen over its centre too
+    (LEAN_SHOULD_CENTRE, vision.geometry.centre_silhouettes)."""
+    moves = ("h2g2 e1h1 g2f3 h1e1 d6b5 h8h3 f3g2 e1h1 c4c3 h3h5 g2f3 h1e1 c5a7 g5g4 f3g4 "
+             "e1g1").split()
+    fen = "7r/8/3N2k1/2B3p1/1PR2p2/8/5P1K/4r3 w - - 9 53"
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=104)
+    assert [p.text for p in tracker.game.played] == moves
