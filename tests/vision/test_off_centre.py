@@ -19,7 +19,8 @@ import pytest
 from referee.app.vision_track import PLACEMENT, Tracker
 from tests.long import nightly
 from tests.vision import variations as V
-from vision.geometry import silhouettes
+from vision.change import ROI_MARGIN
+from vision.geometry import centre_silhouettes, silhouettes
 
 EXE = str(Path(sys.executable).with_name("gravekeeper"))
 OFF = 0.15  # squares each way a piece is put down off its square's centre
@@ -35,6 +36,19 @@ def test_a_piece_off_centre_may_cover_more_than_one_on_it() -> None:
     e4, e5, d4 = 28, 36, 27
     assert np.all(off >= on - 1e-9)
     assert off[0, e4, e5] > on[0, e4, e5] and off[0, e4, d4] > on[0, e4, d4]
+
+
+def test_what_a_piece_covers_of_a_square_s_centre() -> None:
+    """Of its own square a piece covers the whole centre, where a change is measured; seen
+    from White's side at 35 degrees a king's head covers a share of the square two behind,
+    all of it at the square's near edge, none of its centre (Decoder._leaning)."""
+    corners = V.camera_corners(V.orbit_camera(0.0, 35.0))
+    whole = silhouettes(corners, (720, 960), (1.7,))
+    centre = centre_silhouettes(corners, (720, 960), (1.7,), ROI_MARGIN)
+    assert whole is not None and centre is not None
+    g4, g6 = 30, 46
+    assert centre[0, g4, g4] == 1.0 and whole[0, g4, g4] < 1.0
+    assert whole[0, g4, g6] > 0.15 and centre[0, g4, g6] == 0.0
 
 
 def test_a_pawn_put_down_off_centre_still_hides_the_square_it_left(tmp_path: Path) -> None:
