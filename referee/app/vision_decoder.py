@@ -808,10 +808,11 @@ class Decoder:
                            seen: np.ndarray[Any, Any], tau: float, agree: np.ndarray[Any, Any],
                            lean: Lean) -> np.ndarray[Any, Any]:
         """``unseen`` (the change of the squares ``cand`` leaves unexplained, less the
-        camera's own move's) with the squares a piece in front covers (VEIL_COVER) and the
-        classifier reads in that piece's colour, as they look after ``cand``, at most
-        ``tau``: no square a hand or an unexplained change holds (:func:`_occluded`). Only for
-        a camera that moved (``lean``: what the pieces cover from where it stands now).
+        camera's own move's) with the squares the classifier reads as they look after
+        ``cand`` (in the colour of the piece in front that covers VEIL_COVER of them, else of
+        their own: :meth:`looks`) at most ``tau``: no square a hand or an unexplained change
+        holds (:func:`_occluded`). Only for a camera that moved (``lean``: what the pieces
+        cover from where it stands now).
 
         Why: from a hand the outline of a piece standing sways over the square behind it by
         more than the sway's allowance (SWAY_CHANGE) at times: seen from White's side at 35
@@ -820,13 +821,15 @@ class Decoder:
         hand's on e6 (13.57 against 9.31), and the retraction that followed dropped the
         knight's d7-e5 two moves back (an engine game lost at its 102nd move of 130). e6 was
         read black, as the knight in front over it looks: a hand there would have to look
-        just like the piece it covers."""
+        just like the piece it covers. Nor only behind a piece: a white knight's d4xc6 seen
+        from the same side (the engine game's 15th move) was refused for c5, where a black
+        knight stands, changed beyond the allowance as the camera moved and read black."""
         size = lean.cover.shape[1]
         squares = np.flatnonzero((unseen[:size] > tau) & ~seen[:size])
         if not len(squares):
             return unseen
-        looked, front = self.looks(cand.pieces, lean.cover, squares)
-        expected = squares[(front >= VEIL_COVER) & (agree[squares, looked] > 0)]
+        looked = self.looks(cand.pieces, lean.cover, squares)[0]
+        expected = squares[agree[squares, looked] > 0]
         out = np.array(unseen, dtype=np.float64, copy=True)
         out[expected] = np.minimum(out[expected], tau)
         return out

@@ -1506,3 +1506,17 @@ def test_photos_from_a_hand_a_head_over_a_square_s_edge_need_not_change_it() -> 
     fen = "7r/8/3N2k1/2B3p1/1PR2p2/8/5P1K/4r3 w - - 9 53"
     tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=104)
     assert [p.text for p in tracker.game.played] == moves
+
+
+def test_photos_from_a_hand_a_square_that_looks_as_its_own_piece_is_no_hand() -> None:
+    """An engine game (the bench's game 21, a Sicilian) to White's 16th move, a photo per
+    position from a hand at White's side, 35 degrees up. The white knight's d4xc6 was
+    refused as a hand's on c5, where a black knight stands: c5 changed beyond what the
+    camera's move allows, and read black, as it looks with its own piece on it. A square
+    that reads as it should look after the move, whether a piece in front or its own is seen
+    there, is no hand's from a hand (Decoder._looks_as_expected); before, the game was lost
+    at its 29th move of 90."""
+    moves = ("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 e7e6 g2g4 a7a6 g4g5 f6d7 h2h4 d8c7 "
+             "c1e3 f8e7 f2f4 d7c5 a2a3 b8c6 h1g1 h7h5 d1e2 b7b5 e1c1 g7g6 d4c6 c7c6 "
+             "e2d2").split()
+    assert _played_from_a_hand(moves, 0.0, 35.0, 21) == moves
