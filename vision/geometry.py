@@ -212,20 +212,24 @@ def silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[floa
     to ``reach`` off its square's centre (the hull of rings grown by a disc is the hull
     grown by it)."""
     grid = _covers(corners, shape, heights, 0, reach)
-    return None if grid is None else grid.reshape(len(heights), 64, 64)
+    return None if grid is None else grid[0].reshape(len(heights), 64, 64)
 
 
-def centre_silhouettes(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
-                       inset: float) -> np.ndarray[Any, np.dtype[np.float64]] | None:
-    """(len(heights), 64, 64) as :func:`silhouettes`, but the share of each square's central
-    part (``inset`` of its side left out on each side: the part a change is measured on,
-    :data:`vision.change.ROI_MARGIN`) that a piece covers. None when the camera's place is
-    unknown.
+def silhouettes_and_centres(corners: Corners, shape: tuple[int, ...],
+                            heights: Sequence[float], inset: float
+                            ) -> tuple[np.ndarray[Any, np.dtype[np.float64]],
+                                       np.ndarray[Any, np.dtype[np.float64]]] | None:
+    """:func:`silhouettes`, and as it the share of each square's central part (``inset`` of
+    its side left out on each side: the part a change is measured on,
+    :data:`vision.change.ROI_MARGIN`) that a piece covers, from the same outlines drawn once.
+    None when the camera's place is unknown.
 
-    Why: seen from White's side at 35 degrees a white king on g4 covers 0.23 of g6 with its
-    head, all of it in g6's near quarter, and g6's centre did not change at all."""
-    grid = _covers(corners, shape, heights, 0, inset=inset)
-    return None if grid is None else grid.reshape(len(heights), 64, 64)
+    Why the centre: seen from White's side at 35 degrees a white king on g4 covers 0.23 of g6
+    with its head, all of it in g6's near quarter, and g6's centre did not change at all."""
+    grid = _covers(corners, shape, heights, 0, insets=(0.0, inset))
+    if grid is None:
+        return None
+    return grid[0].reshape(len(heights), 64, 64), grid[1].reshape(len(heights), 64, 64)
 
 
 def swept(since: Corners, corners: Corners, shape: tuple[int, ...], heights: Sequence[float]
@@ -241,7 +245,7 @@ def swept(since: Corners, corners: Corners, shape: tuple[int, ...], heights: Seq
     moved across e5's middle and changed it by five thresholds, where the shares differed by
     0.02."""
     grid = _covers(corners, shape, heights, 0, since=since)
-    return None if grid is None else grid.reshape(len(heights), 64, 64)
+    return None if grid is None else grid[0].reshape(len(heights), 64, 64)
 
 
 class Outlines(NamedTuple):
@@ -300,6 +304,7 @@ def beyond(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
     grid = _covers(corners, shape, heights, margin, since=since)
     if grid is None:
         return None
+    grid = grid[0]
     cells = halo_cells(margin)
     rows = np.array([r + margin for _, r in cells])
     cols = np.array([f + margin for f, _ in cells])
@@ -307,20 +312,21 @@ def beyond(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
 
 
 def _covers(corners: Corners, shape: tuple[int, ...], heights: Sequence[float], margin: int,
-            reach: float = 0.0, since: Corners | None = None, inset: float = 0.0
+            reach: float = 0.0, since: Corners | None = None, insets: Sequence[float] = (0.0,)
             ) -> np.ndarray[Any, np.dtype[np.float64]] | None:
-    """(len(heights), 64, 8 + 2 margin, 8 + 2 margin): the share of every cell of the board's
-    plane (rank + margin, file + margin) that a piece of each height on each square covers
-    (:func:`silhouettes`); ``since``: the share it covers seen from one of the two places
-    (``since``'s camera and this one) and not from the other (:func:`swept`); ``inset``: of
-    each cell's central part only (:func:`centre_silhouettes`)."""
+    """(len(insets), len(heights), 64, 8 + 2 margin, 8 + 2 margin): the share of every cell
+    of the board's plane (rank + margin, file + margin) that a piece of each height on each
+    square covers (:func:`silhouettes`), of the whole cell and of its central part with each
+    of ``insets`` of its side left out on each side (:func:`silhouettes_and_centres`);
+    ``since``: the share it covers seen from one of the two places (``since``'s camera and
+    this one) and not from the other (:func:`swept`)."""
     camera = camera_position(corners, shape)
     before = None if since is None else camera_position(since, shape)
     if camera is None or (since is not None and before is None):
         return None
     cell = COVER_RASTER
     side = 8 + 2 * margin
-    out = np.zeros((len(heights), 64, side, side), dtype=np.float64)
+    out = np.zeros((len(insets), len(heights), 64, side, side), dtype=np.float64)
     canvas = np.zeros((64, side * cell, side * cell), dtype=np.uint8)
     other = np.zeros_like(canvas) if before is not None else None
     for k, height in enumerate(heights):
@@ -328,7 +334,8 @@ def _covers(corners: Corners, shape: tuple[int, ...], heights: Sequence[float], 
         if other is not None and before is not None:
             _outlines(other, before, height, margin, reach)
             np.bitwise_xor(canvas, other, out=canvas)
-        out[k] = _cell_shares(canvas, side, cell, inset)
+        for j, inset in enumerate(insets):
+            out[j, k] = _cell_shares(canvas, side, cell, inset)
     return out
 
 

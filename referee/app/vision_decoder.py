@@ -172,7 +172,7 @@ class Lean:
     cover: np.ndarray[Any, np.dtype[np.float64]]
     far: np.ndarray[Any, np.dtype[np.float64]]
     #: as ``cover``, of each square's central part, where a change is measured
-    #: (:func:`vision.geometry.centre_silhouettes`)
+    #: (:func:`vision.geometry.silhouettes_and_centres`)
     centre: np.ndarray[Any, np.dtype[np.float64]]
 
 

@@ -123,7 +123,6 @@ from vision.geometry import (
     Corners,
     Outlines,
     beyond,
-    centre_silhouettes,
     halo_cells,
     homography,
     outline,
@@ -131,6 +130,7 @@ from vision.geometry import (
     painted,
     rotate_corners,
     silhouettes,
+    silhouettes_and_centres,
     swept,
     unseen_squares,
     warp_board,
@@ -1097,18 +1097,18 @@ class Tracker:
             return None
         kept = self._lean_for
         if kept is None or not _same_view(kept[0], kept[1], self.corners, self._shape):
-            cover = self._silhouettes(self.corners, self._shape) if self._scale else None
-            if cover is not None and not np.any((cover[-1] >= LEAN_COVER)
-                                                & ~np.eye(cover.shape[1], dtype=bool)):
-                cover = None  # seen from about above: no piece is seen over another square
+            # what each piece covers of each square, and of its centre, from one drawing
+            parts = silhouettes_and_centres(self.corners, self._shape,
+                                            self._looked_heights(), ROI_MARGIN) \
+                if self._scale else None
+            if parts is not None and not np.any((parts[0][-1] >= LEAN_COVER)
+                                                & ~np.eye(parts[0].shape[1], dtype=bool)):
+                parts = None  # seen from about above: no piece is seen over another square
             lean = None
-            if cover is not None:
+            if parts is not None:
                 far = self._silhouettes(self.corners, self._shape, PLACEMENT)
-                centre = centre_silhouettes(self.corners, self._shape, self._looked_heights(),
-                                            ROI_MARGIN)
-                # the camera's place is known: cover is not None
-                assert far is not None and centre is not None
-                lean = Lean(cover, far, centre)
+                assert far is not None  # the camera's place is known: parts is not None
+                lean = Lean(parts[0], far, parts[1])
             kept = self._lean_for = (np.array(self.corners, dtype=np.float32), self._shape,
                                      lean)
         return kept[2]

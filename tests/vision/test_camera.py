@@ -1500,7 +1500,7 @@ def test_photos_from_a_hand_a_head_over_a_square_s_edge_need_not_change_it() -> 
     change; the black king's g6-g7 with f3-g4 was taken instead (the game lost at its 118th
     move of 130). The head covers only g6's near edge, none of its centre where a change is
     measured: a square need change only when a piece is seen over its centre too
-    (LEAN_SHOULD_CENTRE, vision.geometry.centre_silhouettes)."""
+    (LEAN_SHOULD_CENTRE, vision.geometry.silhouettes_and_centres)."""
     moves = ("h2g2 e1h1 g2f3 h1e1 d6b5 h8h3 f3g2 e1h1 c4c3 h3h5 g2f3 h1e1 c5a7 g5g4 f3g4 "
              "e1g1").split()
     fen = "7r/8/3N2k1/2B3p1/1PR2p2/8/5P1K/4r3 w - - 9 53"

@@ -20,7 +20,7 @@ from referee.app.vision_track import PLACEMENT, Tracker
 from tests.long import nightly
 from tests.vision import variations as V
 from vision.change import ROI_MARGIN
-from vision.geometry import centre_silhouettes, silhouettes
+from vision.geometry import silhouettes, silhouettes_and_centres
 
 EXE = str(Path(sys.executable).with_name("gravekeeper"))
 OFF = 0.15  # squares each way a piece is put down off its square's centre
@@ -43,9 +43,10 @@ def test_what_a_piece_covers_of_a_square_s_centre() -> None:
     from White's side at 35 degrees a king's head covers a share of the square two behind,
     all of it at the square's near edge, none of its centre (Decoder._leaning)."""
     corners = V.camera_corners(V.orbit_camera(0.0, 35.0))
-    whole = silhouettes(corners, (720, 960), (1.7,))
-    centre = centre_silhouettes(corners, (720, 960), (1.7,), ROI_MARGIN)
-    assert whole is not None and centre is not None
+    parts = silhouettes_and_centres(corners, (720, 960), (1.7,), ROI_MARGIN)
+    assert parts is not None
+    whole, centre = parts
+    assert np.array_equal(whole, silhouettes(corners, (720, 960), (1.7,)))
     g4, g6 = 30, 46
     assert centre[0, g4, g4] == 1.0 and whole[0, g4, g4] < 1.0
     assert whole[0, g4, g6] > 0.15 and centre[0, g4, g6] == 0.0
