@@ -26,7 +26,7 @@ UNSEEN_INNER = 0.25  # a square is seen when the picture shows it from this far 
 PIECE_PROFILE = ((0.0, 0.33), (0.6, 0.2), (1.0, 0.15))
 LEAN_STRETCH = 4.0  # a camera at about a piece's height sees its head at most this far out
 COVER_RASTER = 8  # raster cells a side of a square when measuring what a piece covers
-HALO = 2  # squares beyond the board's edges where a piece's head may be seen (:func:`beyond`)
+HALO = 3  # squares beyond the board's edges where a piece's head may be seen (:func:`beyond`)
 
 Corners = np.ndarray[Any, np.dtype[np.float32]]
 
@@ -300,7 +300,14 @@ def beyond(corners: Corners, shape: tuple[int, ...], heights: Sequence[float],
     the board, and from low down the pieces in front of it hide its square: a queen d8-c7
     seen from White's side at 35 degrees changed no square at all (d8 behind the d7 pawn,
     c7 behind the c6 pawn), only the picture beyond the board where her head was and is.
-    ``since``: what the outlines swept over there as the camera moved (:func:`swept`)."""
+    ``since``: what the outlines swept over there as the camera moved (:func:`swept`).
+
+    Why HALO 3 squares, not 2: from White's side at 35 degrees the heads of the far rank
+    reach further than two squares beyond it, and within two a bishop's head on e7 covers
+    the same cells as the king's on e8, each as much of them; the bishop's e7-f8 was read
+    as the king's e8-f8 (6.63 against 6.59, bench game 21 from a hand), the third row still
+    showing the king's head. Measured with LOOK_WEIGHT 3 in docs/vision.md (*Three squares
+    beyond the board, the look as a square*)."""
     grid = _covers(corners, shape, heights, margin, since=since)
     if grid is None:
         return None

@@ -74,7 +74,7 @@ LEAN_SHARE = 2.0      # a square behind another's piece that changed this much l
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
 BARE_SHARE = 0.5      # a piece's head left a cell beyond the board: over this share of it must
 #                       look bare (within vision.change.BARE_TOLERANCE of the table's colour)
-LOOK_WEIGHT = 1.0     # threshold units per cell's share of a look beyond the board explained
+LOOK_WEIGHT = 3.0     # threshold units per cell's share of a look beyond the board explained
 STANDARD_INDEX = tuple(range(64))
 
 
@@ -989,7 +989,16 @@ class Decoder:
           much the moved pieces cover of it before and after the candidate. The look needs
           no reference picture, so a camera that moved between photos (the heads of the far
           rank sway with it, and the change there is mostly allowed as sway) still sees
-          where a head is and is not."""
+          where a head is and is not.
+
+        Why LOOK_WEIGHT 3: a cell is a square of the board's plane, and a cell a head wholly
+        left looks as plainly as a square a piece left changes (a square's change counts up
+        to 3 thresholds). Weighed 1, the look of a rook's f8-f7 hidden behind the f6 pawn
+        from White's side at 35 degrees from a hand (its head gone from beyond f8, no square
+        changed) scored 0.81, and f8-d8, 1.20 from squares the camera's move swayed, was
+        taken (bench game 26). From a hand 4,545 -> 4,692 of 4,778 moves in order, held out
+        2,334 -> 2,480 of 2,774 (with HALO 3: docs/vision.md, *Three squares beyond the
+        board, the look as a square*)."""
         size = halo.cover.shape[1]
         out = np.zeros(len(cands))
         # only the candidates that move a piece some cell beyond the board is seen over

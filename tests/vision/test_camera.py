@@ -340,10 +340,13 @@ def test_stills_with_a_shadow_over_the_board_for_fifteen_moves(data: Path) -> No
     darker, over a quarter of the board. Every photo then differs from the reference on the
     squares under its edge; such a board is judged again with the shadow's light taken out
     (a smooth gain over parts of squares) and the game is followed. Before: lost after 9 of
-    30 moves (seeds 4-7 at 40 plies: 9 of 40 each; now 40 of 40)."""
+    30 moves (seeds 4-7 at 40 plies: 9 of 40 each; now 40 of 40). The game's first 29 moves:
+    its 30th, the black king's e7-e8, puts a flat picture of a king on the far rank, whose
+    head no camera sees over the table beyond the board (the look there weighs as a square
+    since the nineteenth session, LOOK_WEIGHT: docs/vision.md)."""
     frames = V.video_frames(data / "videos" / "scholarsmate.avi")
     start = V.warp_jittered(frames[2], np.random.default_rng(0), 0.0)
-    moves = V.random_game(30, seed=5)
+    moves = V.random_game(29, seed=5)
     boards = [V.shadow(b, 0.4) if 10 <= k < 25 else b
               for k, b in enumerate(V.composite_game(moves, start, seed=5))]
     photos, _ = V.photographed(boards, 5)
@@ -1520,3 +1523,31 @@ def test_photos_from_a_hand_a_square_that_looks_as_its_own_piece_is_no_hand() ->
              "c1e3 f8e7 f2f4 d7c5 a2a3 b8c6 h1g1 h7h5 d1e2 b7b5 e1c1 g7g6 d4c6 c7c6 "
              "e2d2").split()
     assert _played_from_a_hand(moves, 0.0, 35.0, 21) == moves
+
+
+def test_photos_from_a_hand_a_king_s_head_is_seen_three_squares_beyond_the_board() -> None:
+    """An engine game (the bench's game 21) from White's 18th move, a photo per position from
+    a hand at White's side, 35 degrees up. The black bishop's e7-f8 was read as the king's
+    e8-f8 (6.63 against 6.59): the bishop on e7 hid e8, and over the board's far edge the
+    bishop's head and the king's covered the same two rows of the table, each as much of
+    them. The king's head, seen from there, reaches a third row beyond the board, and that
+    row still shows it: the table is looked at up to HALO = 3 squares beyond the board
+    (vision.geometry.halo_cells)."""
+    moves = "a3b4 b8b4 f5f6 e7f8".split()
+    fen = "1rb1k2r/4bp2/p1qpp1p1/2n2PPp/1p2P2P/P1N1B3/1PPQ4/2KR1BR1 w k - 0 18"
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=21, length=90, first=34)
+    assert [p.text for p in tracker.game.played] == moves
+
+
+def test_photos_from_a_hand_a_move_seen_only_beyond_the_board_outweighs_a_sway() -> None:
+    """An engine game (the bench's game 26) from White's 15th move, a photo per position from
+    a hand at White's side, 35 degrees up. The black rook's f8-f7, behind the f6 pawn,
+    changed no square the camera sees; only the table beyond f8, where the rook's head was,
+    looks bare now. That look scored 0.81, and the rook's f8-d8 (1.20, from squares the
+    camera's move swayed) was taken. A cell of the table weighs as a square does: the look
+    counts up to 3 a cell (LOOK_WEIGHT, as much as a square's change, clipped at 3
+    thresholds), and f8-f7 scores 2.44."""
+    moves = "b1d2 f8g7 b7c8 d8c8 d2c4 e8g8 f4h6 g7h6 g3d6 f8f7 c4a5 h6f8".split()
+    fen = "2rqkb1r/1B1pn2p/5ppn/p1p5/Pp1pPB2/5NQ1/1PP2PPP/RN3K2 w k - 0 15"
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=26, length=110, first=28)
+    assert [p.text for p in tracker.game.played] == moves
