@@ -565,6 +565,23 @@ def test_photos_each_taken_from_a_little_elsewhere(azimuth: float, seed: int) ->
     assert _played_from_a_hand(moves, azimuth, 45.0, seed) == moves
 
 
+def test_photos_from_a_phone_held_less_steadily() -> None:
+    """Photos from White's side, 60 degrees up (the shared real photos' view), each from up
+    to 5 degrees round and 3 up or down, and also up to 10 % nearer or farther, turned up to
+    3 degrees and aimed up to half a square off the board's centre (``PHONE_SPREAD``, the
+    bench's ``phone`` mode): the board is followed from the first photo's corners alone, and
+    every move read (an engine game's first 20 moves)."""
+    moves = ("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 c1e3 e7e5 d4b3 c8e6 f2f3 "
+             "f8e7 d1d2 e8g8 e1c1 b8d7").split()
+    cameras = V.hand_cameras(0.0, 60.0, len(moves) + 1, 5, **V.PHONE_SPREAD)
+    corners = [V.camera_corners(c) for c in cameras]
+    assert max(float(np.abs(c - corners[0]).max()) for c in corners) > 40  # they do move
+    tracker = Tracker(corners[0], stills=True)
+    for im in V.rendered_game(moves, cameras, 5):
+        tracker.step(im)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 def test_how_tall_the_pieces_look_is_read_from_the_start() -> None:
     """A board drawn flat, seen from 22 degrees up, looks as though its pieces stand over
     nothing: the heights are scaled down until the squares behind the pieces that would be

@@ -439,14 +439,36 @@ def _put_down(offsets: Offsets, before: tuple[int, ...], after: tuple[int, ...],
             offsets[knocked] = somewhere()
 
 
+#: a phone held less steadily than :func:`hand_cameras`' default (bench/vision_games.py's
+#: ``phone`` mode): up to 10 % nearer or farther, turned up to 3 degrees, aimed up to half a
+#: square off the board's centre
+PHONE_SPREAD: dict[str, float] = {"nearer": 0.1, "roll": 3.0, "aim": 0.5}
+
+
 def hand_cameras(azimuth: float, elevation: float, count: int, seed: int, *,
-                 turn: float = 5.0, tilt: float = 3.0) -> list[Camera]:
+                 turn: float = 5.0, tilt: float = 3.0, nearer: float = 0.0, roll: float = 0.0,
+                 aim: float = 0.0) -> list[Camera]:
     """``count`` cameras as a phone held by someone standing at ``azimuth``, ``elevation``
     (:func:`orbit_camera`), each photo taken up to ``turn`` degrees round the table and ``tilt``
-    degrees up or down from there."""
+    degrees up or down from there; and, when given, up to ``nearer`` (a share) nearer or
+    farther, turned up to ``roll`` degrees about where it looks, and looking up to ``aim``
+    squares' worth of the picture away from the board's centre (all 0: always at the same
+    distance, level, at the centre)."""
     rng = np.random.default_rng(seed)
-    return [orbit_camera(azimuth + rng.uniform(-turn, turn), elevation + rng.uniform(-tilt, tilt))
-            for _ in range(count)]
+    cameras = []
+    for _ in range(count):
+        az, el = azimuth + rng.uniform(-turn, turn), elevation + rng.uniform(-tilt, tilt)
+        if not (nearer or roll or aim):
+            cameras.append(orbit_camera(az, el))
+            continue
+        k, rotation, pos = orbit_camera(az, el, 11.0 * (1.0 + rng.uniform(-nearer, nearer)))
+        turned = np.deg2rad(rng.uniform(-roll, roll))
+        c, s = np.cos(turned), np.sin(turned)
+        k = k.copy()
+        k[:2, 2] += rng.uniform(-aim, aim, 2) * k[0, 0] / 11.0  # a square at the distance
+        cameras.append((k, np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]) @ rotation,
+                        pos))
+    return cameras
 
 
 PHOTO_SIZE = (640, 480)
