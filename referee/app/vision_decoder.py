@@ -297,6 +297,18 @@ def _square_tone(side: int) -> np.ndarray[Any, np.dtype[np.int8]]:
     return np.where((rank[:, None] + file[None, :]) % 2 == 0, 2, 1).astype(np.int8)
 
 
+def _next_to(a: int, b: int) -> bool:
+    """Whether squares ``a`` and ``b`` of the 8x8 board (a1 = 0) touch (a king's step)."""
+    return a != b and abs(a % 8 - b % 8) <= 1 and abs(a // 8 - b // 8) <= 1
+
+
+def _read(agree: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """The colour the classifier reads on each square (``agree``: (n, 3)), -1 where it
+    agrees with none."""
+    best = np.argmax(agree, axis=1)
+    return np.where(agree[np.arange(len(agree)), best] > 0, best, -1)
+
+
 def pushed_pair(pushed: np.ndarray[Any, Any] | None, tau: float) -> bool:
     """Whether two or more squares of the main board changed by more than ``tau`` as though
     their piece were only pushed within them (``pushed``: :meth:`Tracker._unpushed`), as a
@@ -547,7 +559,8 @@ class Decoder:
                deep: bool | Once = False, lean: Lean | None = None,
                sway: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
                pushed: np.ndarray[Any, Any] | None = None,
-               fit: Callable[[], Fit] | None = None) -> Decision:
+               fit: Callable[[], Fit] | None = None,
+               before: np.ndarray[Any, Any] | None = None) -> Decision:
         """The candidate the evidence shows, or a Decision without one.
 
         ``change``: 64 change values; ``agree``: (64, 3) classifier agreement; ``deep``: also
@@ -558,7 +571,8 @@ class Decoder:
         change of the squares counted as unchanged because their piece was only pushed
         within them (:meth:`Tracker._unpushed`), which a move may claim (:meth:`_score`)
         when the camera did not move (no ``sway``); ``fit``: what settles a close call
-        (:meth:`_fitted`), worked out when one comes.
+        (:meth:`_fitted`), worked out when one comes; ``before``: the classifier's agreement
+        on the reference picture, from a camera that moved (:meth:`_seen_over`).
 
         Why claimed: seen from Black's side at 45 degrees, a black queen e8-e7 put her foot
         where her body had stood over e7 (0.41 of it), and e7, a dark square, looked like the
@@ -592,14 +606,14 @@ class Decoder:
             return Decision(None, 0.0, changed)
         cands = self.candidates()
         best = self._score(cands, change, tau, agree, lean, excess, halo, pushed, fit,
-                           left_only=moved)
+                           left_only=moved, before=before)
         if (best.candidate is None or best.loose) and deep:  # deep asked only then
             # a move that leaves changed squares unexplained may be one of a longer sequence
             # (a king's step e7-e8 hidden behind the king, after two moves already taken)
             touching = frozenset(int(i) for i in np.flatnonzero(e > 0))
             deeper = self._enumerate(MAX_SEQUENCE, touching)
             again = self._score(cands + deeper, change, tau, agree, lean, excess, halo,
-                                pushed, fit, left_only=moved)
+                                pushed, fit, left_only=moved, before=before)
             if again.candidate is not None or best.candidate is None:
                 best = again
         return replace(best, changed=changed)
@@ -623,7 +637,8 @@ class Decoder:
                agree: np.ndarray[Any, Any], lean: Lean | None = None,
                excess: np.ndarray[Any, Any] | None = None, halo: Halo | None = None,
                claimable: np.ndarray[Any, Any] | None = None,
-               fit: Callable[[], Fit] | None = None, left_only: bool = False) -> Decision:
+               fit: Callable[[], Fit] | None = None, left_only: bool = False,
+               before: np.ndarray[Any, Any] | None = None) -> Decision:
         """The best candidate for ``change`` (``excess``: the change no camera's move makes,
         for the squares a candidate leaves unexplained; :meth:`_unswayed`; ``halo``: beyond
         the board, :meth:`_beyond`; ``claimable``: the change of pushed squares, counted for
@@ -638,6 +653,8 @@ class Decoder:
         colour = np.stack([c.colour for c in cands])
         big = np.broadcast_to(e[None, :], mask.shape)
         veils = None if lean is None else self._veiled(cands, mask, lean)
+        if veils is not None and before is not None and lean is not None:
+            veils = self._seen_over(cands, veils, colour, before, agree, lean)
         claimed = None  # the pushed squares a candidate may claim
         if claimable is not None and veils is not None and claimable.any():
             claimed = claimable > 0
@@ -1233,6 +1250,41 @@ class Decoder:
                 row = known[c.actions] = self._veil_row(root, c, mask[k, :size], lean)
             veiled[k] = row
         return veiled
+
+    def _seen_over(self, cands: list[Candidate], veils: np.ndarray[Any, Any],
+                   colour: np.ndarray[Any, Any], before: np.ndarray[Any, Any],
+                   agree: np.ndarray[Any, Any], lean: Lean) -> np.ndarray[Any, Any]:
+        """``veils`` with VEILED_IF_SAME on the square a single move puts its piece down on
+        when that square is next to the one it left, the piece was seen over its centre
+        (by LEAN_COVER) before the move, and the classifier read the piece's colour there in
+        the picture before (``before``) and now (``agree``).
+
+        Why: seen from the h-file's side by a phone held less steadily, a black queen d7-c7
+        had stood over c7's centre (0.38 of it; under half of the whole square, so the
+        pieces' model said c7 looked empty), c7 changed by nothing, and d7-c7 was
+        implausible: d7-b7 was taken (her head over b7 either way). The picture read c7
+        black both times. The same from White's side at 35 degrees from a hand: a black
+        rook's d1-d2 (Kasparov-Deep Blue 1997, 81 of 98 moves). Only the moving piece's own
+        body a step away: with any square read alike, a queen's e5-e3 seen from Black's
+        side passed for her e5-e4 (e3 under her head both times)."""
+        n = min(before.shape[0], agree.shape[0], veils.shape[1], lean.centre.shape[1])
+        then, now = _read(before[:n]), _read(agree[:n])
+        heights = self.heights(np.asarray(pieces_of(self.game.state, self.index)))
+        where = {sq: i for i, sq in enumerate(self.index[:n])}
+        out = veils
+        for k, cand in enumerate(cands):
+            if len(cand.actions) != 1 or cand.actions[0].kind != MOVE:
+                continue
+            frm, to = where.get(cand.actions[0].frm), where.get(cand.actions[0].to)
+            if frm is None or to is None or heights[frm] < 0 or veils[k, to]:
+                continue
+            put = cand.colour[to]
+            if (put != EMPTY and put == then[to] == now[to] and _next_to(frm, to)
+                    and lean.centre[heights[frm]][frm, to] >= LEAN_COVER):
+                if out is veils:
+                    out = veils.copy()
+                out[k, to] = VEILED_IF_SAME
+        return out
 
     def _veil_row(self, root: np.ndarray[Any, Any], cand: Candidate,
                   mask: np.ndarray[Any, Any], lean: Lean) -> np.ndarray[Any, Any]:

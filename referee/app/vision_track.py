@@ -440,6 +440,8 @@ class Tracker:
         self._outlines_for: list[tuple[Any, tuple[int, ...], Outlines | None]] = []
         #: how tall the pieces look against PIECE_HEIGHT (:func:`height_scale`)
         self._scale = 1.0
+        #: a reference picture and the classifier's agreement on it (:meth:`_agreement_of`)
+        self._agreed: tuple[Any, np.ndarray[Any, Any]] | None = None
         self._last_check: Any = None
         #: the last check's picture, a picture, and the change map between them
         self._since_kept: tuple[Any, Any, np.ndarray[Any, Any]] | None = None
@@ -1170,8 +1172,17 @@ class Tracker:
         change is between, for a close call (:meth:`Decoder._fitted`)."""
         lean = self._lean()
         fit = None if lean is None or pictures is None else self._fit(*pictures)
-        return decoder.decide(change, agree, deep=deep, lean=lean, sway=self._sway(),
-                              halo=halo, pushed=pushed, fit=fit)
+        sway = self._sway()
+        before = None if sway is None or pictures is None else self._agreement_of(pictures[0])
+        return decoder.decide(change, agree, deep=deep, lean=lean, sway=sway,
+                              halo=halo, pushed=pushed, fit=fit, before=before)
+
+    def _agreement_of(self, picture: Any) -> np.ndarray[Any, Any]:
+        """The classifier's :func:`agreement` on ``picture`` (a reference picture: kept for
+        the last one asked)."""
+        if self._agreed is None or self._agreed[0] is not picture:
+            self._agreed = (picture, agreement(picture))
+        return self._agreed[1]
 
     def _fit(self, before: Any, after: Any) -> Callable[[], Fit]:
         """What :meth:`Decoder._fitted` needs of ``before`` and ``after``, worked out when
