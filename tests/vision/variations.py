@@ -304,7 +304,10 @@ def oblique_camera(height: float, back: float, focal: float = 800.0) -> Camera:
     return np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]]), rotation, pos
 
 
-def orbit_camera(azimuth: float, elevation: float, distance: float = 11.0,
+ORBIT_DISTANCE = 11.0  # squares from the board's centre (orbit_camera)
+
+
+def orbit_camera(azimuth: float, elevation: float, distance: float = ORBIT_DISTANCE,
                  focal: float = 650.0) -> Camera:
     """A camera ``distance`` squares from the board's centre, looking at it from ``elevation``
     degrees above the table and from ``azimuth`` degrees round it (0: White's side, 90: the
@@ -461,11 +464,12 @@ def hand_cameras(azimuth: float, elevation: float, count: int, seed: int, *,
         if not (nearer or roll or aim):
             cameras.append(orbit_camera(az, el))
             continue
-        k, rotation, pos = orbit_camera(az, el, 11.0 * (1.0 + rng.uniform(-nearer, nearer)))
+        k, rotation, pos = orbit_camera(
+            az, el, ORBIT_DISTANCE * (1.0 + rng.uniform(-nearer, nearer)))
         turned = np.deg2rad(rng.uniform(-roll, roll))
         c, s = np.cos(turned), np.sin(turned)
         k = k.copy()
-        k[:2, 2] += rng.uniform(-aim, aim, 2) * k[0, 0] / 11.0  # a square at the distance
+        k[:2, 2] += rng.uniform(-aim, aim, 2) * k[0, 0] / ORBIT_DISTANCE  # squares as pixels
         cameras.append((k, np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]) @ rotation,
                         pos))
     return cameras
