@@ -503,12 +503,14 @@ def _played_from_a_hand(moves: list[str], azimuth: float, elevation: float,
 
 
 def _bench_photos_from(fen: str | None, moves: list[str], azimuth: float, elevation: float,
-                       *, game: int, length: int, first: int) -> Tracker:
+                       *, game: int, length: int, first: int,
+                       spread: dict[str, float] | None = None) -> Tracker:
     """A tracker that followed ``moves`` from the set-up position ``fen`` (None: the start),
     a photo per position taken from a hand as bench/vision_games.py takes game number
-    ``game`` (``length`` moves; :func:`variations.hand_cameras` seeded with its number), its
-    photos from ``first`` on."""
-    cameras = V.hand_cameras(azimuth, elevation, length + 1, game)[first:first + len(moves) + 1]
+    ``game`` (``length`` moves; :func:`variations.hand_cameras` seeded with its number, and
+    given ``spread``: its ``phone`` mode's ``PHONE_SPREAD``), its photos from ``first`` on."""
+    cameras = V.hand_cameras(azimuth, elevation, length + 1, game,
+                             **(spread or {}))[first:first + len(moves) + 1]
     tracker = Tracker(V.camera_corners(cameras[0]), stills=True, game=V.game_from(fen))
     for im in V.rendered_game(moves, cameras, game, fen=fen):
         tracker.step(im)
@@ -592,10 +594,8 @@ def test_photos_from_a_phone_a_piece_put_down_where_its_body_was_seen() -> None:
     over may look the same (``Decoder._seen_over``). Before, d7-b7."""
     fen = "r4r1k/3qbpp1/pp1p1n1p/2P1p2b/2PnP3/P1NPBPP1/1R3NBP/3Q1RK1 b - - 0 18"
     moves = ["b6c5", "g2h3", "d7c7", "h3g4"]
-    cameras = V.hand_cameras(90.0, 50.0, 96, 4, **V.PHONE_SPREAD)[35:40]
-    tracker = Tracker(V.camera_corners(cameras[0]), stills=True, game=V.game_from(fen))
-    for im in V.rendered_game(moves, cameras, 4, fen=fen):
-        tracker.step(im)
+    tracker = _bench_photos_from(fen, moves, 90.0, 50.0, game=4, length=95, first=35,
+                                 spread=V.PHONE_SPREAD)
     assert [p.text for p in tracker.game.played] == moves
 
 
