@@ -121,6 +121,7 @@ from vision.classify import BLACK, EMPTY, THRESHOLD, WHITE, BoardReading, classi
 from vision.geometry import (
     SQUARE,
     Corners,
+    Drawings,
     Outlines,
     beyond,
     halo_cells,
@@ -438,6 +439,8 @@ class Tracker:
         self._lean_for: tuple[Any, tuple[int, ...], Any] | None = None
         #: the last outlines worked out, and the corners and picture size they are for
         self._outlines_for: list[tuple[Any, tuple[int, ...], Outlines | None]] = []
+        #: the pieces' outlines drawn from the camera's last places (:class:`Drawings`)
+        self._drawings = Drawings()
         #: how tall the pieces look against PIECE_HEIGHT (:func:`height_scale`)
         self._scale = 1.0
         #: a reference picture and the classifier's agreement on it (:meth:`_agreement_of`)
@@ -1101,7 +1104,8 @@ class Tracker:
         if kept is None or not _same_view(kept[0], kept[1], self.corners, self._shape):
             # what each piece covers of each square, and of its centre, from one drawing
             parts = silhouettes_and_centres(self.corners, self._shape,
-                                            self._looked_heights(), ROI_MARGIN) \
+                                            self._looked_heights(), ROI_MARGIN,
+                                            drawings=self._drawings) \
                 if self._scale else None
             if parts is not None and not np.any((parts[0][-1] >= LEAN_COVER)
                                                 & ~np.eye(parts[0].shape[1], dtype=bool)):
@@ -1118,12 +1122,13 @@ class Tracker:
     def _silhouettes(self, corners: Corners, shape: tuple[int, ...], reach: float = 0.0
                      ) -> np.ndarray[Any, Any] | None:
         """:func:`vision.geometry.silhouettes` for HEIGHTS as tall as the pieces look here."""
-        return silhouettes(corners, shape, self._looked_heights(), reach)
+        return silhouettes(corners, shape, self._looked_heights(), reach,
+                           drawings=self._drawings)
 
     def _covers_beyond(self, corners: Corners, shape: tuple[int, ...]
                        ) -> np.ndarray[Any, Any] | None:
         """:func:`vision.geometry.beyond` for HEIGHTS as tall as the pieces look here."""
-        return beyond(corners, shape, self._looked_heights())
+        return beyond(corners, shape, self._looked_heights(), drawings=self._drawings)
 
     def _looked_heights(self) -> tuple[float, ...]:
         """HEIGHTS as tall as the pieces look in this camera's pictures (:func:`height_scale`)."""
@@ -1138,7 +1143,7 @@ class Tracker:
         if self._lean() is None:
             return None
         kept = self._swept_since_reference(self._sway_for, lambda seen, shape: swept(
-            seen, self.corners, shape, self._looked_heights()))
+            seen, self.corners, shape, self._looked_heights(), drawings=self._drawings))
         if kept is None:
             return None
         self._sway_for = kept
@@ -1212,7 +1217,8 @@ class Tracker:
         kept = [found for seen, shape, found in self._outlines_for
                 if _same_view(seen, shape, corners, self._shape)]
         if not kept:
-            kept = [outlines(corners, self._shape, self._looked_heights())]
+            kept = [outlines(corners, self._shape, self._looked_heights(),
+                             drawings=self._drawings)]
             self._outlines_for = [*self._outlines_for[-1:],
                                   (np.array(corners, dtype=np.float32), self._shape, kept[0])]
         assert kept[0] is not None  # asked only with a lean: the camera's place is known
@@ -1283,7 +1289,7 @@ class Tracker:
         change = halo_change(before, now, lab_small(warped), lab_small(reference))
         sway = None
         kept = self._swept_since_reference(self._beyond_sway, lambda seen, shape: beyond(
-            self.corners, shape, self._looked_heights(), since=seen))
+            self.corners, shape, self._looked_heights(), since=seen, drawings=self._drawings))
         if kept is not None:
             self._beyond_sway, sway = kept, kept[2]
         heights = self.decoder.heights(
