@@ -267,17 +267,7 @@ def _compared(before: Any, after: Any, unshade: bool = False
 def _square_diffs(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """(8, 8): every square's mean Lab distance between ``a``'s central region and ``b``'s,
     the best over shifts up to SHIFT pixels (row 0 = rank 8)."""
-    s = SMALL
-    m = int(round(s * ROI_MARGIN))
-    best = np.full((8, 8), np.inf)
-    inner = a.reshape(8, s, 8, s, 3)[:, m:s - m, :, m:s - m]
-    for dy in range(-SHIFT, SHIFT + 1):
-        for dx in range(-SHIFT, SHIFT + 1):
-            shifted = np.roll(b, (dy, dx), axis=(0, 1)).reshape(8, s, 8, s, 3)
-            diff = inner - shifted[:, m:s - m, :, m:s - m]
-            d = np.sqrt(np.einsum("ijklc,ijklc->ijkl", diff, diff))
-            best = np.minimum(best, d.mean(axis=(1, 3)))
-    return best
+    return _best_shift(a, b, SHIFT)
 
 
 def pushed(before: Any, after: Any, change: np.ndarray[Any, Any], tau: float,
@@ -391,11 +381,31 @@ def _best_shift(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any],
     inner = a.reshape(rows, s, cols, s, 3)[:, m:s - m, :, m:s - m]
     for dy in range(-shift, shift + 1):
         for dx in range(-shift, shift + 1):
-            shifted = np.roll(b, (dy, dx), axis=(0, 1)).reshape(rows, s, cols, s, 3)
-            diff = inner - shifted[:, m:s - m, :, m:s - m]
+            diff = inner - _rolled_regions(b, rows, cols, dy, dx, m)
             d = np.sqrt(np.einsum("ijklc,ijklc->ijkl", diff, diff))
             best = np.minimum(best, d.mean(axis=(1, 3)))
     return best
+
+
+def _rolled_regions(b: np.ndarray[Any, Any], rows: int, cols: int, dy: int, dx: int,
+                    m: int) -> np.ndarray[Any, Any]:
+    """(rows, SMALL - 2 m, cols, SMALL - 2 m, 3): the central regions (``m`` pixels left out
+    on each side) of every square of ``b`` (rows x cols squares of SMALL pixels) shifted by
+    (``dy``, ``dx``) as ``np.roll`` shifts it. Within ``m`` pixels a region never reaches
+    across the picture's edge, and it is a view of ``b`` itself: rolling the whole picture
+    copied it 9 times a comparison, a third of :func:`_best_shift`'s time (4.5 -> 3.1 ms for
+    the table round the board, 1.6 -> 1.0 for the board; the same values)."""
+    s = SMALL
+    if max(abs(dy), abs(dx)) > m or b.shape != (rows * s, cols * s, 3):
+        # the region wraps round to the picture's other side (or not such a picture: the
+        # reshape says so, as it did)
+        shifted = np.roll(b, (dy, dx), axis=(0, 1)).reshape(rows, s, cols, s, 3)
+        return np.asarray(shifted[:, m:s - m, :, m:s - m])
+    k = s - 2 * m
+    row, col, channel = b.strides
+    return np.lib.stride_tricks.as_strided(
+        b[m - dy:, m - dx:], shape=(rows, k, cols, k, 3),
+        strides=(s * row, row, s * col, col, channel), writeable=False)
 
 
 def halo_picture(frame: Any, corners: Corners) -> np.ndarray[Any, np.dtype[np.float32]]:
