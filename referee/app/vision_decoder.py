@@ -13,7 +13,7 @@ describes the whole method; docs/vision.md measures it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain
@@ -55,6 +55,8 @@ LEAN_SHOULD_CENTRE = 0.05  # ... when it is seen over this share of the square's
 LEAN_STRONG = 0.3     # ... over this share: its change counts whole
 LEAN_CREDIT = 0.5     # share of a leaning square's change credited to a move
 LEAN_MISS = 1.0       # debit for a leaning square that should change and did not
+COVERED_READ = 0.3    # a moved piece seen over this share of a square's centre it left may
+#                       be what the classifier reads there (Decoder._read_under_body)
 VEIL_COVER = 0.5      # a piece in front over this share of a square: the camera sees it there
 OFF_CENTRE_COVER = 0.2  # a moved piece off centre may cover this share: its change is no hand's
 VEIL_MAYBE_SHARE = 0.2  # a piece in front covering this share, off centre maybe half (VEIL_COVER)
@@ -669,6 +671,8 @@ class Decoder:
         support = big + CLASSIFIER_WEIGHT * np.take_along_axis(
             np.broadcast_to(agree[None, :, :], (len(cands), agree.shape[0], 3)), colour[:, :, None],
             axis=2)[:, :, 0]
+        if lean is not None:
+            support = self._read_under_body(cands, colour, agree, lean, big, support)
         positive = np.clip((excess - tau) / tau, 0.0, 1.0)  # a hand's squares cost 1 each
         veiled = np.zeros_like(mask)    # squares it changes that look the same
         doubted = np.zeros_like(mask)   # ... only if the pieces stand off their centres
@@ -1269,21 +1273,64 @@ class Decoder:
         side passed for her e5-e4 (e3 under her head both times)."""
         n = min(before.shape[0], agree.shape[0], veils.shape[1], lean.centre.shape[1])
         then, now = _read(before[:n]), _read(agree[:n])
+        out = veils
+        for k, cand, frm, to, height in self._single_moves(cands, n):
+            if veils[k, to]:
+                continue
+            put = cand.colour[to]
+            if (put != EMPTY and put == then[to] == now[to] and _next_to(frm, to)
+                    and lean.centre[height][frm, to] >= LEAN_COVER):
+                if out is veils:
+                    out = veils.copy()
+                out[k, to] = VEILED_IF_SAME
+        return out
+
+    def _single_moves(self, cands: list[Candidate], n: int
+                      ) -> Iterator[tuple[int, Candidate, int, int, int]]:
+        """Each candidate of ``cands`` that is a single move of a piece between two of the
+        view's first ``n`` squares: its number, itself, the two squares (view indices) and
+        the moving piece's height class (:meth:`heights`)."""
         heights = self.heights(np.asarray(pieces_of(self.game.state, self.index)))
         where = {sq: i for i, sq in enumerate(self.index[:n])}
-        out = veils
         for k, cand in enumerate(cands):
             if len(cand.actions) != 1 or cand.actions[0].kind != MOVE:
                 continue
             frm, to = where.get(cand.actions[0].frm), where.get(cand.actions[0].to)
-            if frm is None or to is None or heights[frm] < 0 or veils[k, to]:
+            if frm is not None and to is not None and heights[frm] >= 0:
+                yield k, cand, frm, to, int(heights[frm])
+
+    def _read_under_body(self, cands: list[Candidate], colour: np.ndarray[Any, Any],
+                         agree: np.ndarray[Any, Any], lean: Lean, big: np.ndarray[Any, Any],
+                         support: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """``support`` with the classifier's reading of a square a single move empties
+        counted as agreeing when it reads the moving piece's colour there, the piece, on its
+        new square, is seen over that square's centre by COVERED_READ or more (the picture
+        then shows the piece's body where the square's own look would be), and the square
+        changed plainly (by twice the threshold): one that hardly did is no evidence of the
+        move either way (seen from Black's side at 45 degrees, a white pawn's f2-f3 would
+        stand over f2 as the pawn on it does; f2 changed by 1.2 thresholds, and f2-f3 was
+        taken for the bishop's e2-f3 hidden behind the e3 bishop).
+
+        Why: seen from White's side at 35 degrees from a hand, the black queen's c7xc6 (a
+        step toward the camera) left her body over c7's centre, and the classifier read c7
+        black after the move as before. Held to c7 looking empty, c7xc6 scored 3.90 against
+        the queen's c7-a7 at 4.08, for which c7 is behind the white knight on c6 and may look
+        like anything (bench game 21, its 30th move; 5.10 now). Only the moved piece's own
+        body over the square it left: the veils (:meth:`_veil_row`) ask half of the whole
+        square covered, and her body covered less of it than of its centre."""
+        n = min(agree.shape[0], lean.centre.shape[1])
+        out = support
+        for k, cand, _, to, height in self._single_moves(cands, n):
+            put = int(cand.colour[to])
+            over = lean.centre[height][to, :n] >= COVERED_READ
+            squares = np.flatnonzero(over & cand.mask[:n] & (colour[k, :n] == EMPTY)
+                                     & (big[k, :n] >= 1.0))
+            if not len(squares):
                 continue
-            put = cand.colour[to]
-            if (put != EMPTY and put == then[to] == now[to] and _next_to(frm, to)
-                    and lean.centre[heights[frm]][frm, to] >= LEAN_COVER):
-                if out is veils:
-                    out = veils.copy()
-                out[k, to] = VEILED_IF_SAME
+            better = np.maximum(agree[squares, EMPTY], agree[squares, put])
+            if out is support:
+                out = support.copy()
+            out[k, squares] = big[k, squares] + CLASSIFIER_WEIGHT * better
         return out
 
     def _veil_row(self, root: np.ndarray[Any, Any], cand: Candidate,

@@ -858,7 +858,16 @@ class Tracker:
         corners) and warp the frame anew; the reference picture stays, so a move made while
         the camera moved is still decoded. Tried once per still period (``lost``: the
         stabiliser lost the board, tried every LOST_RETRY_S whether still or not); a board
-        re-found that does not align (a hand over most of it) is not taken."""
+        re-found that does not align (a hand over most of it) is not taken.
+
+        Aligning means REFOUND_SHARE of the start picture's grid alignment, or, when the
+        stabiliser refused the frame (``lost``), better than the corners it was carried to
+        (and at least BUMPED_SHARE): those corners are what the frame would be judged with
+        otherwise. A phone turned and aimed off between two photos moved the board's corners
+        by 34-56 px in perspective; carried by the picture's affine motion they were 29 px off,
+        the board found again was 6 px off but aligned at 0.596 of the start (under 0.6), and
+        the photo was judged through the carried corners: a knight's b1-d2 read as a bishop's
+        b2-c1 (bench game 2, phone mode; 4,267 -> 4,363 of 4,778 moves in order there)."""
         base = self._alignment
         if base is None or (not lost and (self._relocated_in == self.still_since
                                           or grid_alignment(warped) >= BUMPED_SHARE * base)):
@@ -872,6 +881,9 @@ class Tracker:
         # near where it was first (a neighbour's board in the picture is no candidate), then
         # anywhere (the camera moved further than that)
         alone = _without(frame, self.others)
+        need = REFOUND_SHARE * base
+        if lost:
+            need = min(need, max(BUMPED_SHARE * base, grid_alignment(warped)))
         for picture in (_near(alone, self.corners), alone):
             try:
                 corners = locate_board(picture, previous=self.corners)
@@ -881,7 +893,7 @@ class Tracker:
             corners = register(self._reference, again, corners)
             again = self.view.compose(frame, corners, _carried(self.others, self.corners,
                                                                corners))
-            if grid_alignment(again) >= REFOUND_SHARE * base:
+            if grid_alignment(again) >= need:
                 break
         else:
             return warped
