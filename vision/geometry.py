@@ -368,7 +368,10 @@ class Drawings:
     #: two places kept, the least recently used was the last photo's, the reference now)
     PLACES = 3
 
-    def __init__(self) -> None:
+    def __init__(self, places: int = PLACES) -> None:
+        #: how many places are kept: PLACES, and more for a caller that compares a photo
+        #: with pictures taken from more places than the reference's
+        self.places = places
         #: per place of the camera (its position's bytes), the least recently used first: the
         #: packed canvases by (height, margin, reach)
         self._kept: dict[bytes, dict[tuple[float, int, float], np.ndarray[Any, Any]]] = {}
@@ -381,7 +384,7 @@ class Drawings:
         place = self._kept.pop(key, None)
         if place is None:
             place = {}
-            while len(self._kept) >= self.PLACES:
+            while len(self._kept) >= self.places:
                 del self._kept[next(iter(self._kept))]
         self._kept[key] = place  # the most recent last
         found = place.get((height, margin, reach))
