@@ -1519,8 +1519,10 @@ class Tracker:
             decision = self._decide(self.decoder, change, agree, deep, halo, pushed,
                                     (self._reference, warped), sway)
             if decision.candidate is None and decision.changed > SHADE_CHANGED:
-                change, pushed, decision = self._in_shade(warped, agree, change, pushed,
-                                                          decision, deep, halo)
+                shaded = self._in_shade(warped, agree, change, pushed, decision, deep, halo)
+                if shaded[0] is not change:  # against the reference picture alone
+                    sway, self._nearer_from = None, None
+                change, pushed, decision = shaded
         replayed: list[str] = []
         if self._branches and deep:
             other = self._other_line(warped, change, agree, decision, halo, pushed, sway)
