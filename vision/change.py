@@ -466,18 +466,11 @@ def changed_cells(before: Any, after: Any, side: int) -> np.ndarray[Any, np.dtyp
     """(side, side), row 0 = rank 8: the cells of the main board whose Lab distance from
     ``before`` to ``after``, compared as :func:`change_map` compares them (lit alike,
     aligned), is above the cells' own noise (:func:`threshold`)."""
-    cells = cell_distances(before, after, side)
-    return np.asarray(cells > threshold(cells))
-
-
-def cell_distances(before: Any, after: Any, side: int) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """(side, side), row 0 = rank 8: each cell's Lab distance from ``before`` to ``after``
-    as :func:`changed_cells` measures it, before its threshold."""
     a, b = _compared(before, after)
     diff = a - b
     distance = np.sqrt(np.einsum("ijc,ijc->ij", diff, diff))
-    return np.asarray(cv2.resize(distance, (side, side), interpolation=cv2.INTER_AREA),
-                      dtype=np.float64)
+    cells = cv2.resize(distance, (side, side), interpolation=cv2.INTER_AREA)
+    return np.asarray(cells > threshold(cells))
 
 
 def shifted_windows(corners: Corners,

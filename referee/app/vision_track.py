@@ -460,7 +460,7 @@ class Tracker:
         #: the last outlines worked out, and the corners and picture size they are for
         self._outlines_for: list[tuple[Any, tuple[int, ...], Outlines | None]] = []
         #: the pieces' outlines drawn from the camera's last places (:class:`Drawings`)
-        self._drawings = Drawings(3 + EARLIER_PHOTOS)
+        self._drawings = Drawings(Drawings.PLACES + EARLIER_PHOTOS)
         #: how tall the pieces look against PIECE_HEIGHT (:func:`height_scale`)
         self._scale = 1.0
         #: a reference picture and the classifier's agreement on it (:meth:`_agreement_of`)

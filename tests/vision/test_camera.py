@@ -642,8 +642,8 @@ def test_photos_from_a_hand_a_square_is_compared_with_a_photo_taken_from_nearer(
     hidden behind the c3 knight and the d4 pawn, took its credit: 4.49 against 2.96 for
     c7-c6. Each square's change is measured from the earlier photo (of the last
     EARLIER_PHOTOS) taken from nearest to where the camera stands now, among those since
-    which no piece seen over the square moved (Tracker._nearer): d5's came from four photos
-    before, and c7-c6 was read."""
+    which no piece seen over the square moved (Tracker._nearer): d5's came from the photo
+    before the last, and c7-c6 was read."""
     moves = ["d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "g1f3", "c7c6", "e2e3"]
     tracker = _bench_photos_from(None, moves, 0.0, 35.0, game=6, length=130, first=0)
     assert [p.text for p in tracker.game.played] == moves
