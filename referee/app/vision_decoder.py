@@ -744,8 +744,9 @@ class Decoder:
         if halo is not None:
             score = score + self._beyond(cands, mask | optional, tau, halo)
         unfitted = score
+        favoured: int | None = None
         if fit is not None:
-            score = self._fitted(cands, score, length, fit)
+            score, favoured = self._fitted(cands, score, length, fit)
         order = [int(k) for k in np.argsort(-score, kind="stable")]
         top = order[0]
         best_score = float(score[top])
@@ -799,8 +800,11 @@ class Decoder:
             # against 8.50): no move was read at all.
             alike.update(k for k in unlike[:GUESS_RIVALS] if length[k] == length[top]
                          and best_score - float(score[k]) < need)
+            if favoured is not None and favoured != top and favoured in rivals:
+                alike.add(favoured)  # the outlines' choice (:meth:`_fitted`) stays open
         alternatives = tuple(cands[k] for k in rivals
-                             if k in alike and best_score - float(score[k]) < need
+                             if k in alike and (best_score - float(score[k]) < need
+                                                or k == favoured)
                              ) + cands[top].twins
         rivals = [k for k in rivals if k not in alike]
         runner = float(score[rivals[0]]) if rivals else 0.0
@@ -857,7 +861,7 @@ class Decoder:
 
     def _fitted(self, cands: list[Candidate], score: np.ndarray[Any, Any],
                 length: np.ndarray[Any, Any], fit: Callable[[], Fit]
-                ) -> np.ndarray[Any, Any]:
+                ) -> tuple[np.ndarray[Any, Any], int | None]:
         """``score`` with a close call between single actions settled by the pieces'
         outlines. The candidates as long as the best that score FIT_FLOOR or more and fall
         short of its lead (:func:`lead_needed`) by FIT_REACH at most each change the cells
@@ -905,33 +909,48 @@ class Decoder:
         when the close call within FIT_REACH is not settled: more candidates bring a next
         closer to the best's outlines (a queen's d8-c7, settled by 8 cells against d8-c8's
         18, was left to d8-c8 by a third candidate within the wider reach: Kasparov-Deep
-        Blue 1997 from a hand 69 -> 23 moves in order)."""
+        Blue 1997 from a hand 69 -> 23 moves in order).
+
+        Also returned: the candidate whose outlines miss at most FIT_SHARE of the next's but
+        fewer than the margin fewer (None when there is none or one was settled); from photos
+        :meth:`decide` keeps it open when it is not the best. Why: a lead of 8 cells was
+        wrong once (the king's above), so it settles nothing, but it is evidence: from a hand
+        at White's side, 35 degrees, a black queen's d8-b6 (4.90; 5 cells missed) lost to the
+        knight's d7-b6 (6.07, 12 cells; d7 changed only as the outlines swayed), a lead past
+        the margin, so d8-b6 was not kept open, and the queen's b6-c7 six moves later was read
+        as the knight's b6-d7 (the first held-out set's game 16, lost at its 12th move of
+        130)."""
         top = int(np.argmax(score))
         best = float(score[top])
         if best <= 0 or length[top] > 1:
-            return score
+            return score, None
         need = lead_needed(best)
         alike = length == length[top]
         near = np.flatnonzero((score > max(best - need - FIT_REACH, FIT_FLOOR)) & alike)
         wide = np.flatnonzero((score > max(best - need - FIT_REACH_MOVED, FIT_FLOOR)) & alike)
         if len(wide) < 2:
-            return score
+            return score, None
         seen = fit()
         moved = seen.earlier is not seen.outlines
+        favoured = None
         for close in (near, wide) if moved else (near,):
-            k = self._fit_pick(cands, close, seen, FIT_MARGIN_MOVED if moved else FIT_MARGIN)
+            k, short = self._fit_pick(cands, close, seen,
+                                      FIT_MARGIN_MOVED if moved else FIT_MARGIN)
             if k is not None:
                 fitted = score.copy()
                 fitted[k] = max(float(fitted[k]), best + need)
-                return fitted
-        return score
+                return fitted, None
+            favoured = short if favoured is None else favoured
+        return score, favoured
 
     def _fit_pick(self, cands: list[Candidate], close: np.ndarray[Any, Any], seen: Fit,
-                  margin: int) -> int | None:
+                  margin: int) -> tuple[int | None, int | None]:
         """The one of the ``close`` candidates whose outlines miss ``margin`` cells fewer than
-        the next's, and at most FIT_SHARE of them (:meth:`_fitted`); None when none does."""
+        the next's, and at most FIT_SHARE of them (:meth:`_fitted`), and None; or None and
+        the one missing at most FIT_SHARE of the next's but fewer than ``margin`` fewer (kept
+        open by :meth:`decide` from photos when it is not the best); or None and None."""
         if len(close) < 2:
-            return None
+            return None, None
         root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:64]
         before = self._painted(root, seen.earlier)
         tone = _square_tone(before.shape[0])
@@ -946,9 +965,11 @@ class Decoder:
                            for m, v in zip(moved, shown, strict=True)])
         ranked = np.argsort(missed, kind="stable")
         first, second = int(missed[ranked[0]]), int(missed[ranked[1]])
-        if second - first < margin or first > FIT_SHARE * second:
-            return None
-        return int(close[ranked[0]])
+        if first > FIT_SHARE * second:
+            return None, None
+        if second - first < margin:
+            return None, int(close[ranked[0]])
+        return int(close[ranked[0]]), None
 
     def _painted(self, pieces: np.ndarray[Any, Any], seen: Outlines
                  ) -> np.ndarray[Any, np.dtype[np.int8]]:

@@ -1005,6 +1005,21 @@ def test_photos_from_a_hand_outlines_settle_a_close_call_by_ten_cells() -> None:
     assert _played_from_a_hand(_DEEP_BLUE, 0.0, 35.0, 6) == _DEEP_BLUE
 
 
+def test_photos_from_a_hand_the_outlines_choice_is_kept_open() -> None:
+    """An engine game (the first held-out set's game 16, Philidor) to Black's 18th move, a
+    photo per position from a hand at White's side, 35 degrees up. The black queen's d8-b6
+    scored 4.90 and the knight's d7-b6 6.07 (d7 changed by 9 thresholds as the outlines
+    swayed with the camera, and a single move keeps its own squares' change); the outlines
+    missed 5 cells for d8-b6 and 12 for d7-b6, a lead of 7 where 10 settle it from a hand.
+    d7-b6 was taken outright and nothing kept open: six moves later the queen's b6-c7 was
+    read as the knight's b6-d7 and the game was lost at its 12th move of 130. The candidate
+    the outlines prefer is kept open now (Decoder.decide), and the queen's move switches the
+    line to it."""
+    moves = ("e2e4 e7e5 g1f3 d7d6 d2d4 b8d7 f1c4 c7c6 b1c3 e5d4 d1d4 d8b6 d4d3 g8f6 e1g1 f8e7 "
+             "a2a4 b6c7 f1d1").split()
+    assert _played_from_a_hand(moves, 0.0, 35.0, 16) == moves
+
+
 def test_photos_from_a_hand_outlines_weigh_in_on_a_wider_gap() -> None:
     """An engine game (the bench's game 16) from White's 31st move, a photo per position from
     a hand at White's side, 35 degrees up. The black queen's e5-e7 scored 9.78 and e5-d6
