@@ -4,7 +4,6 @@ with one frame per settled position (generated variations of the real video)."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import http.server
 import socket
 import subprocess
@@ -22,7 +21,7 @@ from referee.app.camera import parse_camera_url
 from referee.app.vision_track import Tracker
 from referee.app.watch import READY_LINE
 from referee.rules.game import Game
-from tests.long import nightly
+from tests.long import nightly, nightly_only
 from tests.processes import finish
 from tests.vision import variations as V
 from tests.vision.rtsp import RtspCamera, h264_access_units
@@ -497,32 +496,24 @@ def test_photos_from_low_down_a_pawn_over_a_light_square() -> None:
 def _played_from_a_hand(moves: list[str], azimuth: float, elevation: float,
                         seed: int) -> list[str]:
     """The actions a tracker plays from ``moves`` rendered one photo per position, each
-    photo taken from a little elsewhere (:func:`variations.hand_cameras`).
-
-    A game that opens a longer one of :data:`_FROM_A_HAND` is read off that game's run (one
-    run per worker, :func:`_hand_run`): its photos are the same (the cameras and the
-    renderer draw from seeded generators in order), and so is what the tracker played when
-    it had seen them."""
-    longer = _FROM_A_HAND.get((azimuth, elevation, seed))
-    if longer is not None and longer[:len(moves)] == moves:
-        return list(_hand_run(azimuth, elevation, seed, tuple(longer))[len(moves)])
-    tracker = _bench_photos_from(None, moves, azimuth, elevation, game=seed,
-                                 length=len(moves), first=0)
-    return [p.text for p in tracker.game.played]
+    photo taken from a little elsewhere (:func:`variations.hand_cameras`)."""
+    return list(_hand_run(moves, azimuth, elevation, seed)[-1])
 
 
-@functools.cache
-def _hand_run(azimuth: float, elevation: float, seed: int, moves: tuple[str, ...]
-              ) -> tuple[tuple[str, ...], ...]:
-    """What a tracker had played after each photo of ``moves`` from a hand (as
-    :func:`_played_from_a_hand` takes them): the first entry after the start's photo."""
+def _hand_run(moves: list[str], azimuth: float, elevation: float, seed: int
+              ) -> list[tuple[str, ...]]:
+    """What the tracker of :func:`_played_from_a_hand` had played after each photo (the
+    first entry after the start's photo). The photos of a game's opening are the same as
+    those of the whole game's first moves (the cameras and the renderer draw from seeded
+    generators in order), and so is what the tracker had played after them: a test of an
+    opening is checked in the whole game's test too (one run), and on its own nightly."""
     cameras = V.hand_cameras(azimuth, elevation, len(moves) + 1, seed)
     tracker = Tracker(V.camera_corners(cameras[0]), stills=True)
     played = []
-    for im in V.rendered_game(list(moves), cameras, seed):
+    for im in V.rendered_game(moves, cameras, seed):
         tracker.step(im)
         played.append(tuple(p.text for p in tracker.game.played))
-    return tuple(played)
+    return played
 
 
 def _bench_photos_from(fen: str | None, moves: list[str], azimuth: float, elevation: float,
@@ -912,13 +903,9 @@ _SICILIAN = ("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 e7e6 g2g4 a7a6 g4g5 f
 # Kasparov-Deep Blue 1997 (1. Nf3) to Black's 12th move
 _DEEP_BLUE = ("g1f3 d7d5 g2g3 c8g4 f1g2 b8d7 h2h3 g4f3 g2f3 c7c6 d2d3 e7e6 e2e4 d7e5 f3g2 d5e4 "
               "g2e4 g8f6 e4g2 f8b4 b1d2 h7h5 d1e2 d8c7").split()
-#: Games from a hand (by azimuth, elevation, seed) whose openings are tests of their own, all
-#: read off one run of the whole game (:func:`_played_from_a_hand`; each group of tests on one
-#: worker, its xdist_group)
-_FROM_A_HAND = {(0.0, 35.0, 21): _SICILIAN, (0.0, 35.0, 6): _DEEP_BLUE}
 
 
-@pytest.mark.xdist_group("hand_game_21")
+@nightly_only  # checked in test_photos_from_a_hand_a_square_that_looks_as_its_own_piece_...
 def test_photos_from_a_hand_outlines_settle_a_move_where_the_readings_disagree() -> None:
     """The Sicilian above to Black's 9th move, a photo per position from a hand at White's
     side, 35 degrees up. The bishop's f8-e7 goes behind the e6 pawn and the c7 queen: it
@@ -930,7 +917,7 @@ def test_photos_from_a_hand_outlines_settle_a_move_where_the_readings_disagree()
     assert _played_from_a_hand(moves, 0.0, 35.0, 21) == moves
 
 
-@pytest.mark.xdist_group("hand_game_21")
+@nightly_only  # checked in test_photos_from_a_hand_a_square_that_looks_as_its_own_piece_...
 def test_photos_from_a_hand_a_change_too_faint_to_see_is_no_miss() -> None:
     """The Sicilian above to d2-d4, from the same hand. The white pawn's head over the light
     d5, and the light d3 it leaves, hardly change. Counted as misses where they did not
@@ -954,7 +941,7 @@ def test_photos_from_a_hand_the_camera_s_move_claims_no_second_move() -> None:
     assert _played_from_a_hand(moves, 0.0, 35.0, 27) == moves
 
 
-@pytest.mark.xdist_group("hand_game_6")
+@nightly_only  # checked in test_photos_from_a_hand_outlines_settle_a_close_call_by_ten_cells
 def test_photos_from_a_hand_a_sequence_gains_nothing_from_the_outlines_swaying() -> None:
     """Kasparov-Deep Blue 1997 (1. Nf3 d5 2. g3 Bg4 3. Bg2 Nd7 4. h3 Bxf3 5. Bxf3 c6), a photo
     per position from a hand at White's side, 35 degrees up. The bishop's g4xf3 scored 9.00,
@@ -993,7 +980,6 @@ def test_photos_from_a_hand_a_sequence_adding_nothing_to_the_move_is_no_rival() 
     assert _played_from_a_hand(moves, 0.0, 35.0, 26) == moves
 
 
-@pytest.mark.xdist_group("hand_game_6")
 def test_photos_from_a_hand_outlines_settle_a_close_call_by_ten_cells() -> None:
     """Kasparov-Deep Blue 1997 (1. Nf3) to Black's 12th move, a photo per position from a hand
     at White's side, 35 degrees up. The black queen's d8-c7 scored 11.02 and d8-c8 11.08 (the
@@ -1002,7 +988,10 @@ def test_photos_from_a_hand_outlines_settle_a_close_call_by_ten_cells() -> None:
     castling was impossible ten moves later, and the game was lost (23 of 98 moves). A lead of
     10 cells settles it now (no reading of the bench's 69 games from a hand, tuned or held
     out, that a lead of 10 settled was wrong)."""
-    assert _played_from_a_hand(_DEEP_BLUE, 0.0, 35.0, 6) == _DEEP_BLUE
+    run = _hand_run(_DEEP_BLUE, 0.0, 35.0, 6)
+    assert list(run[-1]) == _DEEP_BLUE
+    # test_photos_from_a_hand_a_sequence_gains_nothing_from_the_outlines_swaying's 10 moves
+    assert list(run[10]) == _DEEP_BLUE[:10]
 
 
 def test_photos_from_a_hand_the_outlines_choice_is_kept_open() -> None:
@@ -1684,7 +1673,6 @@ def test_photos_from_a_hand_a_head_over_a_square_s_edge_need_not_change_it() -> 
     assert [p.text for p in tracker.game.played] == moves
 
 
-@pytest.mark.xdist_group("hand_game_21")
 def test_photos_from_a_hand_a_square_that_looks_as_its_own_piece_is_no_hand() -> None:
     """An engine game (the bench's game 21, a Sicilian) to White's 16th move, a photo per
     position from a hand at White's side, 35 degrees up. The white knight's d4xc6 was
@@ -1693,7 +1681,11 @@ def test_photos_from_a_hand_a_square_that_looks_as_its_own_piece_is_no_hand() ->
     that reads as it should look after the move, whether a piece in front or its own is seen
     there, is no hand's from a hand (Decoder._looks_as_expected); before, the game was lost
     at its 29th move of 90."""
-    assert _played_from_a_hand(_SICILIAN, 0.0, 35.0, 21) == _SICILIAN
+    run = _hand_run(_SICILIAN, 0.0, 35.0, 21)
+    assert list(run[-1]) == _SICILIAN
+    # the openings of test_photos_from_a_hand_a_change_too_faint_to_see_is_no_miss (5 moves)
+    # and test_photos_from_a_hand_outlines_settle_a_move_where_the_readings_disagree (18)
+    assert list(run[5]) == _SICILIAN[:5] and list(run[18]) == _SICILIAN[:18]
 
 
 def test_photos_from_a_hand_a_king_s_head_is_seen_three_squares_beyond_the_board() -> None:

@@ -24,7 +24,8 @@ SQUARES = ("h5", "a4", "h3")
 EMPTY_FRAME = 30  # the start position, settled: h5, a4 and h3 empty
 CORNERS = "137,374,140,5,506,10,507,377"
 EXE = str(Path(sys.executable).with_name("gravekeeper"))
-# one worker makes the printed video once for both tests (--dist loadgroup)
+# one worker would make the printed video once for both tests (--dist loadgroup; not at
+# present: tests/test_suite_groups.py)
 pytestmark = pytest.mark.xdist_group("logo")
 
 

@@ -27,7 +27,8 @@ from vision.labels import LabelledPhoto, read_labels
 from vision.sources import read_image
 
 H1 = (7, 7)
-# one worker reads and warps the shared pictures once for every test here (--dist loadgroup)
+# one worker would read and warp the shared pictures once for every test here (--dist
+# loadgroup; not at present: tests/test_suite_groups.py)
 pytestmark = pytest.mark.xdist_group("print")
 
 
