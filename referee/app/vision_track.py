@@ -493,8 +493,10 @@ class Tracker:
         #: with, :meth:`_fit`)
         self._history: list[tuple[Any, int, Any, Corners | None]] = []
         #: the last EARLIER_PHOTOS reference pictures of a camera in the hand, with the
-        #: corners each was seen with and the pieces then (:meth:`_nearer`), the latest first
-        self._earlier: list[tuple[Any, Corners, np.ndarray[Any, Any]]] = []
+        #: corners each was seen with, the pieces then and where the camera stood
+        #: (:meth:`_nearer`), the latest first
+        self._earlier: list[tuple[Any, Corners, np.ndarray[Any, Any],
+                                  np.ndarray[Any, Any] | None]] = []
         #: the photo being judged and, for each square, the earlier reference picture its
         #: change was measured from (:meth:`_nearer`; -1: the reference picture)
         self._nearer_from: tuple[Any, np.ndarray[Any, Any]] | None = None
@@ -1182,10 +1184,12 @@ class Tracker:
         none) among the last EARLIER_PHOTOS, with its corners and the pieces the game has
         then (:meth:`_nearer`): photos only (a video's camera in the hand moves between
         every two frames, and its references are few)."""
-        if not self.stills or self._ref is None or self._ref_corners is None:
+        if not self.stills or self._ref is None or self._ref_corners is None \
+                or self._shape is None:
             return
         codes = np.asarray(pieces_of(self.game.state, self.view.index), dtype=np.int64)[:64]
-        self._earlier.insert(0, (self._ref, self._ref_corners, codes))
+        self._earlier.insert(0, (self._ref, self._ref_corners, codes,
+                                 camera_position(self._ref_corners, self._shape)))
         del self._earlier[EARLIER_PHOTOS:]
 
     def _forget_earlier(self) -> None:
@@ -1225,8 +1229,8 @@ class Tracker:
         out = None
         sources = np.full(64, -1)
         here = camera_position(self.corners, self._shape)
-        for j, (picture, corners, codes) in enumerate(self._earlier):
-            if not _looked_alike(camera_position(corners, self._shape), here):
+        for j, (picture, corners, codes, there) in enumerate(self._earlier):
+            if not _looked_alike(there, here):
                 continue
             moved = np.flatnonzero(codes != now)
             touched = np.zeros(64, dtype=bool)

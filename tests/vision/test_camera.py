@@ -507,27 +507,28 @@ def _hand_run(moves: list[str], azimuth: float, elevation: float, seed: int
     those of the whole game's first moves (the cameras and the renderer draw from seeded
     generators in order), and so is what the tracker had played after them: a test of an
     opening is checked in the whole game's test too (one run), and on its own nightly."""
-    cameras = V.hand_cameras(azimuth, elevation, len(moves) + 1, seed)
-    tracker = Tracker(V.camera_corners(cameras[0]), stills=True)
-    played = []
-    for im in V.rendered_game(moves, cameras, seed):
-        tracker.step(im)
-        played.append(tuple(p.text for p in tracker.game.played))
+    played: list[tuple[str, ...]] = []
+    _bench_photos_from(None, moves, azimuth, elevation, game=seed, length=len(moves), first=0,
+                       played=played)
     return played
 
 
 def _bench_photos_from(fen: str | None, moves: list[str], azimuth: float, elevation: float,
                        *, game: int, length: int, first: int,
-                       spread: dict[str, float] | None = None) -> Tracker:
+                       spread: dict[str, float] | None = None,
+                       played: list[tuple[str, ...]] | None = None) -> Tracker:
     """A tracker that followed ``moves`` from the set-up position ``fen`` (None: the start),
     a photo per position taken from a hand as bench/vision_games.py takes game number
     ``game`` (``length`` moves; :func:`variations.hand_cameras` seeded with its number, and
-    given ``spread``: its ``phone`` mode's ``PHONE_SPREAD``), its photos from ``first`` on."""
+    given ``spread``: its ``phone`` mode's ``PHONE_SPREAD``), its photos from ``first`` on;
+    ``played``, when given, gets the actions played after each photo."""
     cameras = V.hand_cameras(azimuth, elevation, length + 1, game,
                              **(spread or {}))[first:first + len(moves) + 1]
     tracker = Tracker(V.camera_corners(cameras[0]), stills=True, game=V.game_from(fen))
     for im in V.rendered_game(moves, cameras, game, fen=fen):
         tracker.step(im)
+        if played is not None:
+            played.append(tuple(p.text for p in tracker.game.played))
     return tracker
 
 
@@ -679,7 +680,7 @@ def test_photos_from_a_hand_a_square_is_compared_only_where_nothing_over_it_move
         lean = self._lean()
         if self._nearer_from is not None and lean is not None:
             now = np.asarray(V.pieces_of(self.game.state), dtype=np.int64)[:64]
-            seen.append((self._nearer_from[1].copy(), [c for _, _, c in self._earlier], now,
+            seen.append((self._nearer_from[1].copy(), [c for _, _, c, _ in self._earlier], now,
                          lean.far))
         return out
 
