@@ -121,6 +121,8 @@ class Decision:
     explained: frozenset[int] = frozenset()
     #: ``score`` before a close call was settled by the outlines (:meth:`Decoder._fitted`)
     evidence: float | None = None
+    #: the alternative the outlines prefer but could not settle (:meth:`Decoder._fitted`)
+    favoured: Candidate | None = None
 
     @property
     def shown(self) -> float:
@@ -141,6 +143,8 @@ class Branch:
     taken: int
     alternatives: tuple[tuple[Action, ...], ...]
     decided: int
+    #: the alternative the pieces' outlines preferred (:attr:`Decision.favoured`), if any
+    favoured: tuple[Action, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -825,9 +829,11 @@ class Decoder:
         if best_score <= 0 or not change_ok or hand or lead < need:
             return Decision(None, best_score, 0)
         swayed = _swayed(change, excess, tau)  # the camera's move changed them
+        kept = None if favoured is None else cands[favoured]
         return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
                         frozenset(int(i) for i in np.flatnonzero(seen | swayed)),
-                        float(unfitted[top]))
+                        float(unfitted[top]),
+                        kept if any(c is kept for c in alternatives) else None)
 
     def _looks_as_expected(self, cand: Candidate, unseen: np.ndarray[Any, Any],
                            seen: np.ndarray[Any, Any], tau: float, agree: np.ndarray[Any, Any],

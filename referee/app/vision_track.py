@@ -59,7 +59,10 @@ every other candidate board by a margin.
   taken instead when a later picture is explained better in it (:meth:`Tracker._other_line`)
   or, photos from a hand, when the classifier's agreement with it on the squares the two
   readings differ on in plain sight, summed over the photos since, says so
-  (:meth:`Tracker._classified_line`).
+  (:meth:`Tracker._classified_line`). The reading the pieces' outlines preferred is taken
+  when its line comes to the same position as the game played (a transposition: no later
+  picture can tell them apart), up to TRANSPOSE_DEPTH decisions on
+  (:meth:`Tracker._transposed`).
 * **A bumped camera.** When a settling frame's square edges leave the lattice lines
   (:func:`grid_alignment`), the board is found again near the old corners, and registered to
   the reference picture so that the comparison goes on where it was.
@@ -180,6 +183,7 @@ LEAN_KEEP = 4.0       # pixels the corners may move before what pieces cover is 
 SHADE_CONTRAST = 20.0  # grey levels of light/dark contrast both pictures need for a shadow
 RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
 BRANCH_DEPTH = 6      # accepted decisions an undecidable one's alternatives are kept for
+TRANSPOSE_DEPTH = 16  # ... and the one the outlines preferred, for a transposition only
 LINE_EVIDENCE = 1.0   # the classifier's agreement for an open alternative over the photos
 #                       since, on the squares it differs on in plain sight: it is played
 BORDER_EMPTY = 14.0   # a border square (a printed label ring) this far (Lab) from its empty look
@@ -509,6 +513,9 @@ class Tracker:
         self._replayed_from: int | None = None
         #: decisions taken between candidates no picture told apart, still open
         self._branches: list[Branch] = []
+        #: branches past BRANCH_DEPTH whose alternative the outlines preferred, kept until
+        #: TRANSPOSE_DEPTH for a transposition (:meth:`_transposed`)
+        self._waiting: list[Branch] = []
         #: the classifier's evidence for each open alternative, summed photo by photo
         #: (:meth:`_classified_line`), by its branch's decision count and its place in it
         self._evidence: dict[tuple[int, int], float] = {}
@@ -1496,7 +1503,9 @@ class Tracker:
         change, pushed = self._unpushed(self._reference, warped, agree)
         sway = self._sway()
         switched: list[str] = []
-        if self.stills and self._branches and sway is not None:
+        if self.stills and (self._branches or self._waiting):
+            switched = self._transposed()
+        if self.stills and self._branches and sway is not None and not switched:
             switched = self._classified_line(agree, change, threshold(change))
         # (after a line switched to: which pieces stood where since the earlier photos)
         self._nearer_from = None
@@ -1591,21 +1600,27 @@ class Tracker:
             self._refresh_stabiliser()
         done = [Recognised(text, self.frames - 1, decision.score)
                 for text in replayed + self.decoder.accept(cand)]
-        self._decided(ply, cand, () if read else decision.alternatives)
+        self._decided(ply, cand, () if read else decision.alternatives,
+                      None if read else decision.favoured)
         self._learn_empty(warped)
         return done
 
-    def _decided(self, ply: int, cand: Candidate, alternatives: tuple[Candidate, ...]) -> None:
+    def _decided(self, ply: int, cand: Candidate, alternatives: tuple[Candidate, ...],
+                 favoured: Candidate | None = None) -> None:
         """Count an accepted decision (played from ``ply`` actions on); keep its alternatives
-        (:class:`Branch`) and those of the last BRANCH_DEPTH decisions."""
+        (:class:`Branch`; ``favoured``: the one the outlines preferred) and those of the last
+        BRANCH_DEPTH decisions."""
         self._decisions += 1
-        self._branches = [b for b in self._branches
-                          if self._decisions - b.decided < BRANCH_DEPTH
-                          and b.ply + b.taken <= ply]
+        standing = [b for b in self._branches + self._waiting if b.ply + b.taken <= ply]
+        self._branches = [b for b in standing if self._decisions - b.decided < BRANCH_DEPTH]
+        self._waiting = [b for b in standing if b not in self._branches
+                         and b.favoured is not None
+                         and self._decisions - b.decided < TRANSPOSE_DEPTH]
         if alternatives:
             self._branches.append(Branch(ply, len(cand.actions),
                                          tuple(c.actions for c in alternatives),
-                                         self._decisions))
+                                         self._decisions,
+                                         None if favoured is None else favoured.actions))
 
     def _other_line(self, warped: Any, change: np.ndarray[Any, Any],
                     agree: np.ndarray[Any, Any], decision: Decision, halo: Halo | None = None,
@@ -1649,6 +1664,39 @@ class Tracker:
             decision.candidate.actions)
         need = 0.0 if shorter else lead_needed(best[2].shown, SWITCH_MARGIN)
         return None if best[2].shown - decision.shown < need else best
+
+    def _transposed(self) -> list[str]:
+        """Play the alternative the pieces' outlines preferred (:attr:`Branch.favoured`)
+        instead of the line played once its line has come to the very position the game
+        has (a transposition): its texts, none when no such line.
+
+        Why: photos one per position. A close call the score took against the outlines is
+        kept open, and a later photo that one line explains better switches to it
+        (:meth:`_other_line`); but when the two lines meet, no later photo can tell them
+        apart, and the record keeps the reading the outlines were against. From a hand at
+        White's side, 35 degrees, a black queen's d8-e7 (15.50) lost to d8-e8 (16.76) on
+        the change beyond the board, the outlines missing 3 cells for d8-e7 and 11 for
+        d8-e8 (a lead under the margin that settles a close call); three moves later the
+        queen went on to d7, from e7 or e8 alike, and the game record was wrong from d8-e8
+        on though the position was right (the third held-out set's game 21, at its 54th
+        move of 118). The position is the same either way: only the record changes."""
+        variant = self.game.variant
+        now = variant.position_key(self.game.state)
+        for branch in self._branches + self._waiting:
+            if branch.favoured is None:
+                continue
+            played = tuple(p.action for p in self.game.played[branch.ply + branch.taken:])
+            if not played:
+                continue
+            line = self._line(branch.ply, branch.favoured + played[:-1])
+            if line is None:
+                continue
+            # the last action as played, or the move that brings the piece the lines put
+            # apart to the same square (the queen's e8-d7 is e7-d7 in the other line)
+            for last in variant.legal_actions(line.state):
+                if variant.position_key(variant.apply(line.state, last)) == now:
+                    return self._take_line(branch, branch.favoured + played[:-1] + (last,))
+        return []
 
     def _classified_line(self, agree: np.ndarray[Any, Any], change: np.ndarray[Any, Any],
                          tau: float) -> list[str]:
@@ -1707,12 +1755,13 @@ class Tracker:
         front = self.decoder.looks(codes, lean.cover, np.arange(64))[1]
         return np.asarray(front < LEAN_COVER)
 
-    def _open_lines(self) -> Iterator[tuple[Branch, int, tuple[Action, ...], Game]]:
-        """Each alternative kept open that can still be played: its branch, its place among
-        the branch's alternatives, its actions from the branch on (the alternative, then
-        every action played since) and the game after them (:meth:`_other_line`,
-        :meth:`_classified_line`)."""
-        for branch in self._branches:
+    def _open_lines(self, branches: list[Branch] | None = None
+                    ) -> Iterator[tuple[Branch, int, tuple[Action, ...], Game]]:
+        """Each alternative kept open that can still be played (of ``branches``, by default
+        those open): its branch, its place among the branch's alternatives, its actions
+        from the branch on (the alternative, then every action played since) and the game
+        after them (:meth:`_other_line`, :meth:`_classified_line`)."""
+        for branch in self._branches if branches is None else branches:
             for k, alternative in enumerate(branch.alternatives):
                 actions = alternative + tuple(
                     p.action for p in self.game.played[branch.ply + branch.taken:])
@@ -1753,6 +1802,7 @@ class Tracker:
         self._history.clear()
         self._forget_earlier()
         self._branches.clear()
+        self._waiting.clear()
         self._replayed_from = branch.ply
         self.corrections += 1
         return [game.play(a).text for a in actions]
@@ -1856,7 +1906,7 @@ class Tracker:
         (:meth:`_retract`, and an open :class:`Branch`'s): a printed record should wait for
         them."""
         held = sum(entry[1] for entry in self._history)
-        starts = [b.ply for b in self._branches]
+        starts = [b.ply for b in self._branches + self._waiting]
         if self._replayed_from is not None:
             starts.append(self._replayed_from)
         if starts:
