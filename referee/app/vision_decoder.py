@@ -329,6 +329,22 @@ def pushed_pair(pushed: np.ndarray[Any, Any] | None, tau: float) -> bool:
     return pushed is not None and int(np.sum(pushed[:64] > tau)) >= 2
 
 
+#: where a candidate changes the piece seen, and where it changes the look
+#: (:meth:`Decoder.outline_change`)
+OutlineChange = tuple[np.ndarray[Any, np.dtype[np.bool_]], np.ndarray[Any, np.dtype[np.bool_]]]
+
+
+def outline_misses(changes: Sequence[OutlineChange], changed: np.ndarray[Any, Any]
+                   ) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """For each candidate's :meth:`Decoder.outline_change`, the cells where they do not all
+    agree that it misses: a cell that changed (``changed``) where it changes nothing, or one
+    it changes the look of that did not change (:meth:`Decoder._fitted`)."""
+    moved = [m for m, _ in changes]
+    told = np.any(moved, axis=0) & ~np.all(moved, axis=0)
+    return np.array([np.count_nonzero(((v & ~changed) | (~m & changed)) & told)
+                     for m, v in changes], dtype=np.int64)
+
+
 def lead_needed(best: float, margin: float = MARGIN) -> float:
     """How far the best candidate scoring ``best`` must lead the next to be taken: ``margin``
     of its score (MARGIN; another line against the line played, SWITCH_MARGIN), and at least
@@ -957,18 +973,9 @@ class Decoder:
         open by :meth:`decide` from photos when it is not the best); or None and None."""
         if len(close) < 2:
             return None, None
-        root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:64]
-        before = self._painted(root, seen.earlier)
-        tone = _square_tone(before.shape[0])
-        shade = np.where(before > 0, before, tone)
-        moved, shown = [], []
-        for j in close:
-            after = self._painted(np.asarray(cands[j].pieces[:64], dtype=np.int64), seen.outlines)
-            moved.append(after != before)
-            shown.append(np.where(after > 0, after, tone) != shade)
-        told = np.any(moved, axis=0) & ~np.all(moved, axis=0)
-        missed = np.array([np.count_nonzero(((v & ~seen.changed) | (~m & seen.changed)) & told)
-                           for m, v in zip(moved, shown, strict=True)])
+        before = self._painted_now(seen)
+        missed = outline_misses([self.outline_change(cands[j], seen, before) for j in close],
+                                seen.changed)
         ranked = np.argsort(missed, kind="stable")
         first, second = int(missed[ranked[0]]), int(missed[ranked[1]])
         if first > FIT_SHARE * second:
@@ -976,6 +983,24 @@ class Decoder:
         if second - first < margin:
             return None, int(close[ranked[0]])
         return int(close[ranked[0]]), None
+
+    def _painted_now(self, seen: Fit) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """:meth:`_painted` for the current position, seen from where the earlier picture
+        was taken."""
+        root = np.asarray(pieces_of(self.game.state, self.index), dtype=np.int64)[:64]
+        return self._painted(root, seen.earlier)
+
+    def outline_change(self, cand: Candidate, seen: Fit,
+                       before: np.ndarray[Any, Any] | None = None) -> OutlineChange:
+        """Where ``cand`` changes the piece seen (:meth:`_painted`) between the two pictures
+        of ``seen``, and where it changes the look (not a white piece's over a light square
+        or a black piece's over a dark one): :func:`outline_misses`. ``before``: the current
+        position painted (:meth:`_painted_now`), when already known."""
+        before = self._painted_now(seen) if before is None else before
+        tone = _square_tone(before.shape[0])
+        after = self._painted(np.asarray(cand.pieces[:64], dtype=np.int64), seen.outlines)
+        return after != before, (np.where(after > 0, after, tone)
+                                 != np.where(before > 0, before, tone))
 
     def _painted(self, pieces: np.ndarray[Any, Any], seen: Outlines
                  ) -> np.ndarray[Any, np.dtype[np.int8]]:

@@ -96,6 +96,7 @@ from referee.app.vision_decoder import (
     in_front,
     lead_needed,
     occupancy_of,
+    outline_misses,
     pieces_of,
     pushed_pair,
 )
@@ -1663,7 +1664,45 @@ class Tracker:
         shorter = self.stills and other is not None and len(other.actions) < len(
             decision.candidate.actions)
         need = 0.0 if shorter else lead_needed(best[2].shown, SWITCH_MARGIN)
-        return None if best[2].shown - decision.shown < need else best
+        if best[2].shown - decision.shown < need:
+            return None
+        return None if self._against_outlines(best, decision, warped) else best
+
+    def _against_outlines(self, best: tuple[Branch, tuple[Action, ...], Decision],
+                          decision: Decision, warped: Any) -> bool:
+        """Whether the pieces' outlines speak against switching to the other line ``best``
+        (:meth:`_other_line`): both lines read a single action, not the same one, and the
+        other line's misses more cells of the change between the reference picture and
+        ``warped`` than the game played's, where the two disagree
+        (:func:`~referee.app.vision_decoder.outline_misses`).
+
+        Why: the lines are compared by their scores, each against its own position, and a
+        line already wrong may explain a later move better by a square its error left: from
+        a hand at White's side, 35 degrees, a black queen's d8-c7 was read right and d8-e7
+        kept open; the queen's c7-b8 scored 6.18, and the knight's c6-b8 in the other line
+        10.23 (c6, behind the c5 pawn, changed as the camera moved, and the table beyond b8
+        counted for the knight with no queen's head there in that line), so the line
+        switched and the game was lost at its 18th move of 106 (the third held-out set's
+        game 11). The outlines missed 20 cells for c7-b8 and 25 for c6-b8. A white queen's
+        d3-e2 (14.77, 7 cells) lost the same way to a queen's d2-e2 in another line (19.40,
+        23 cells; the second held-out set's game 7 at its 111th move of 130). A switch the
+        pictures call for, the outlines back: castling e1-g1 (7 cells) for the king's e1-f1
+        (151). Why not when both lines read the same action: their outlines then differ only
+        where the lines' positions do, which the lines' scores weighed already (a bishop's
+        f8-e7 in both, 19.40 against 25.07, 5 cells against 10: the switch put an earlier
+        misreading right, the first held-out set's game 6)."""
+        other = best[2].candidate
+        mine = decision.candidate
+        lean = self._lean()
+        if other is None or mine is None or len(other.actions) > 1 or len(mine.actions) > 1 \
+                or other.actions == mine.actions or lean is None:
+            return False
+        line = self._line(best[0].ply, best[1])
+        assert line is not None  # one of the open lines
+        seen = self._fit(self._reference, warped)()
+        misses = outline_misses([self.decoder.outline_change(mine, seen),
+                                 self._trial(line).outline_change(other, seen)], seen.changed)
+        return bool(misses[1] > misses[0])
 
     def _transposed(self) -> list[str]:
         """Play the alternative the pieces' outlines preferred (:attr:`Branch.favoured`)

@@ -800,6 +800,19 @@ def test_a_transposition_takes_the_reading_the_outlines_preferred() -> None:
         assert tracker._waiting == [] and tracker._branches == []
 
 
+def test_photos_from_a_hand_no_switch_to_a_line_the_outlines_are_against() -> None:
+    """An engine game (the third held-out set's game 11, Queen's Gambit Accepted) to Black's
+    11th move, a photo per position from a hand at White's side, 35 degrees up. The black
+    queen's d8-c7 was read right, d8-e7 kept open. When she went on to b8, c7-b8 scored 6.18
+    and the knight's c6-b8 in the other line 10.23 (c6, behind the c5 pawn, changed as the
+    camera moved): the line switched, and the game was lost at its 18th move of 106. Where
+    the two readings disagree, the outlines missed 20 cells for c7-b8 and 25 for c6-b8: a
+    switch they are against is not made now (Tracker._against_outlines)."""
+    moves = ("d2d4 d7d5 c2c4 d5c4 g1f3 g8f6 e2e3 e7e6 f1c4 c7c5 e1g1 b8c6 b1c3 f8d6 d4c5 d6c5 "
+             "d1e2 d8c7 e3e4 f6g4 c3b5 c7b8").split()
+    assert _played_from_a_hand(moves, 0.0, 35.0, 11) == moves
+
+
 @nightly_only  # 61 photos; the mechanism is test_a_transposition_takes_the_reading_...
 def test_photos_from_a_hand_lines_that_meet_keep_the_outlines_reading() -> None:
     """An engine game (the third held-out set's game 21, Queen's Gambit Declined) to White's
