@@ -32,9 +32,9 @@ with the code of its day) has never been looked at game by game: give it to meas
 held out. The earlier held-out sets have all been tuned on since (docs/vision.md):
 ``bench/data/engine-games-held-out-3.pgn`` (24, seed 3037) and
 ``bench/data/engine-games-held-out-2.pgn`` (24, seed 2031) had their losses read game by game
-in the twenty-fourth session, ``bench/data/engine-games-held-out.pgn`` (24, seed 77) before. Games that
-start from a set-up position or of other variants are left out, and so is a game's rest
-from a null move on; so are games left under 20 plies.
+in the twenty-fourth session, ``bench/data/engine-games-held-out.pgn`` (24, seed 77)
+before. Games that start from a set-up position or of other variants are left out, and so
+is a game's rest from a null move on; so are games left under 20 plies.
 
 Target: moves in order >= 99 % of all moves (the issue's); exits 1 below it.
 
