@@ -1693,10 +1693,9 @@ class Tracker:
         misreading right, the first held-out set's game 6)."""
         other = best[2].candidate
         mine = decision.candidate
-        lean = self._lean()
         if other is None or mine is None or len(other.actions) > 1 or len(mine.actions) > 1 \
-                or other.actions == mine.actions or lean is None:
-            return False
+                or other.actions == mine.actions or self._lean() is None:
+            return False  # no single actions to compare, or no camera place to paint from
         line = self._line(best[0].ply, best[1])
         assert line is not None  # one of the open lines
         seen = self._fit(self._reference, warped)()
@@ -1794,13 +1793,12 @@ class Tracker:
         front = self.decoder.looks(codes, lean.cover, np.arange(64))[1]
         return np.asarray(front < LEAN_COVER)
 
-    def _open_lines(self, branches: list[Branch] | None = None
-                    ) -> Iterator[tuple[Branch, int, tuple[Action, ...], Game]]:
-        """Each alternative kept open that can still be played (of ``branches``, by default
-        those open): its branch, its place among the branch's alternatives, its actions
-        from the branch on (the alternative, then every action played since) and the game
-        after them (:meth:`_other_line`, :meth:`_classified_line`)."""
-        for branch in self._branches if branches is None else branches:
+    def _open_lines(self) -> Iterator[tuple[Branch, int, tuple[Action, ...], Game]]:
+        """Each alternative kept open that can still be played: its branch, its place among
+        the branch's alternatives, its actions from the branch on (the alternative, then
+        every action played since) and the game after them (:meth:`_other_line`,
+        :meth:`_classified_line`)."""
+        for branch in self._branches:
             for k, alternative in enumerate(branch.alternatives):
                 actions = alternative + tuple(
                     p.action for p in self.game.played[branch.ply + branch.taken:])
