@@ -1649,14 +1649,16 @@ class Tracker:
         6.04 in the king's line against 4.54 (a lead of 25 %; the test
         test_watch_prints_the_line_the_camera_settles_on)."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
+        judge: Decoder | None = None  # the best line's decoder
         for branch, _, actions, line in self._open_lines():
-            trial = self._decide(self._trial(line), change, agree, True, halo, pushed,
+            decoder = self._trial(line)
+            trial = self._decide(decoder, change, agree, True, halo, pushed,
                                  (self._reference, warped), sway)
             if trial.candidate is None or trial.candidate.squares & self._unseen:
                 continue
             if best is None or trial.shown > best[2].shown:
-                best = (branch, actions, trial)
-        if best is None or decision.candidate is None:
+                best, judge = (branch, actions, trial), decoder
+        if best is None or judge is None or decision.candidate is None:
             return best
         # Photos, one per position: a line that explains this one with fewer actions than
         # the game played (no photo missed) is taken when it explains it as well
@@ -1666,12 +1668,13 @@ class Tracker:
         need = 0.0 if shorter else lead_needed(best[2].shown, SWITCH_MARGIN)
         if best[2].shown - decision.shown < need:
             return None
-        return None if self._against_outlines(best, decision, warped) else best
+        return None if self._against_outlines(decision, best[2], judge, warped) else best
 
-    def _against_outlines(self, best: tuple[Branch, tuple[Action, ...], Decision],
-                          decision: Decision, warped: Any) -> bool:
-        """Whether the pieces' outlines speak against switching to the other line ``best``
-        (:meth:`_other_line`): both lines read a single action, not the same one, and the
+    def _against_outlines(self, decision: Decision, trial: Decision, judge: Decoder,
+                          warped: Any) -> bool:
+        """Whether the pieces' outlines speak against switching from the game played's
+        ``decision`` to another line's ``trial``, judged by that line's decoder ``judge``
+        (:meth:`_other_line`): both read a single action, not the same one, and the
         other line's misses more cells of the change between the reference picture and
         ``warped`` than the game played's, where the two disagree
         (:func:`~referee.app.vision_decoder.outline_misses`).
@@ -1691,16 +1694,14 @@ class Tracker:
         where the lines' positions do, which the lines' scores weighed already (a bishop's
         f8-e7 in both, 19.40 against 25.07, 5 cells against 10: the switch put an earlier
         misreading right, the first held-out set's game 6)."""
-        other = best[2].candidate
+        other = trial.candidate
         mine = decision.candidate
         if other is None or mine is None or len(other.actions) > 1 or len(mine.actions) > 1 \
                 or other.actions == mine.actions or self._lean() is None:
             return False  # no single actions to compare, or no camera place to paint from
-        line = self._line(best[0].ply, best[1])
-        assert line is not None  # one of the open lines
         seen = self._fit(self._reference, warped)()
         misses = outline_misses([self.decoder.outline_change(mine, seen),
-                                 self._trial(line).outline_change(other, seen)], seen.changed)
+                                 judge.outline_change(other, seen)], seen.changed)
         return bool(misses[1] > misses[0])
 
     def _transposed(self) -> list[str]:
