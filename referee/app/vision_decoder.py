@@ -801,6 +801,22 @@ class Decoder:
                  and np.array_equal(mask[k], mask[top])
                  and np.array_equal(colour[k][mask[top]], colour[top][mask[top]])}
         need = lead_needed(best_score)
+        # A photo's best single move that nothing but the camera's own move speaks for (its
+        # score less the change its squares owe to that is none) is no reading of the move:
+        # its rivals within the margin of that (``bare``) are kept open too. From a hand at
+        # White's side, 35 degrees, a black queen's d8-d7 (both squares hidden by the pieces
+        # in front) changed nothing, and a7-a6 scored 1.42 on a6's sway alone (-0.01 for
+        # d8-d7): the queen's move was dropped, and the game lost at its 20th move of 107
+        # (the fourth held-out set's game 11; Tracker._diverge). Only then: any best's
+        # rivals within the margin of its score less its swayed squares (a knight's d7-b6
+        # at 6.07, d7 changed as the outlines swayed) made more lines, and one of them was
+        # switched to wrongly (test_photos_from_a_hand_the_outlines_choice_is_kept_open).
+        bare = best_score
+        if self.guess and length[top] == 1:
+            owed = float(gain[top][(mask[top] | optional[top])
+                                   & _swayed(change, excess, tau)].sum())
+            if best_score - owed <= 0:
+                bare = best_score - owed
         unlike = [k for k in rivals if k not in alike]
         if self.guess and unlike and length[unlike[0]] == length[top]:
             # A photo: no better picture of this position will come. The close rivals (up to
@@ -819,11 +835,11 @@ class Decoder:
             # Black's side) with the knight's h5-f4 were alike, and f2-f3 with it close (8.11
             # against 8.50): no move was read at all.
             alike.update(k for k in unlike[:GUESS_RIVALS] if length[k] == length[top]
-                         and best_score - float(score[k]) < need)
+                         and bare - float(score[k]) < need)
             if favoured is not None and favoured != top and favoured in rivals:
                 alike.add(favoured)  # the outlines' choice (:meth:`_fitted`) stays open
         alternatives = tuple(cands[k] for k in rivals
-                             if k in alike and (best_score - float(score[k]) < need
+                             if k in alike and (bare - float(score[k]) < need
                                                 or k == favoured)
                              ) + cands[top].twins
         rivals = [k for k in rivals if k not in alike]

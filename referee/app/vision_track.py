@@ -184,6 +184,7 @@ LEAN_KEEP = 4.0       # pixels the corners may move before what pieces cover is 
 SHADE_CONTRAST = 20.0  # grey levels of light/dark contrast both pictures need for a shadow
 RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take back
 BRANCH_DEPTH = 6      # accepted decisions an undecidable one's alternatives are kept for
+RESCUE_DEPTH = 12     # ... and then, to explain a photo no move of the game explains
 TRANSPOSE_DEPTH = 16  # ... and the one the outlines preferred, for a transposition only
 LINE_EVIDENCE = 1.0   # the classifier's agreement for an open alternative over the photos
 #                       since, on the squares it differs on in plain sight: it is played
@@ -514,12 +515,18 @@ class Tracker:
         self._replayed_from: int | None = None
         #: decisions taken between candidates no picture told apart, still open
         self._branches: list[Branch] = []
-        #: branches past BRANCH_DEPTH whose alternative the outlines preferred, kept until
+        #: branches past RESCUE_DEPTH whose alternative the outlines preferred, kept until
         #: TRANSPOSE_DEPTH for a transposition (:meth:`_transposed`)
         self._waiting: list[Branch] = []
         #: the classifier's evidence for each open alternative, summed photo by photo
         #: (:meth:`_classified_line`), by its branch's decision count and its place in it
         self._evidence: dict[tuple[int, int], float] = {}
+        #: open alternatives whose line went its own way (:meth:`_diverge`), by the same
+        #: keys: its actions from its branch on, and how many of the game's actions they cover
+        self._diverged: dict[tuple[int, int], tuple[tuple[Action, ...], int]] = {}
+        #: each open line's own reading of this photo (:meth:`_other_line`), and the ply
+        #: of the game it was read against
+        self._readings: tuple[int, dict[tuple[int, int], tuple[Action, ...]]] = (-1, {})
         self.unshaded = 0     # settled checks judged with a shadow's light taken out
         self._start_only = True  # no decision accepted yet: the reference is the start's
         self.rebased = 0    # times the reference picture was taken anew (light changed)
@@ -1610,18 +1617,55 @@ class Tracker:
                  favoured: Candidate | None = None) -> None:
         """Count an accepted decision (played from ``ply`` actions on); keep its alternatives
         (:class:`Branch`; ``favoured``: the one the outlines preferred) and those of the last
-        BRANCH_DEPTH decisions."""
+        RESCUE_DEPTH decisions (past BRANCH_DEPTH only to rescue, :meth:`_young`), each line
+        going on as it reads the photos (:meth:`_diverge`)."""
+        self._diverge(ply)
         self._decisions += 1
         standing = [b for b in self._branches + self._waiting if b.ply + b.taken <= ply]
-        self._branches = [b for b in standing if self._decisions - b.decided < BRANCH_DEPTH]
+        self._branches = [b for b in standing if self._decisions - b.decided < RESCUE_DEPTH]
         self._waiting = [b for b in standing if b not in self._branches
                          and b.favoured is not None
                          and self._decisions - b.decided < TRANSPOSE_DEPTH]
+        keys = {(b.decided, k) for b in self._branches for k in range(len(b.alternatives))}
+        self._diverged = {key: v for key, v in self._diverged.items() if key in keys}
         if alternatives:
             self._branches.append(Branch(ply, len(cand.actions),
                                          tuple(c.actions for c in alternatives),
                                          self._decisions,
                                          None if favoured is None else favoured.actions))
+
+    def _diverge(self, ply: int) -> None:
+        """After the game played a decision from ``ply`` actions on: an open alternative's
+        line in which that decision cannot be played goes on with its own reading of the
+        same photo (:meth:`_other_line`), when it had one, instead of ending.
+
+        Why: a line kept open was the game played with another action in its place, every
+        later action the same; a later move that cannot be played in it ended it, though that
+        move was read in a position the alternative says is wrong. From a hand at White's
+        side, 35 degrees, a black queen's d8-d7 showed nothing (the pieces in front hide both
+        squares) and a7-a6 was read on the sway of a6 alone (d8-d7 kept open for it,
+        :meth:`Decoder._score`'s ``bare``); two photos later the knight's c6-d8 was read as
+        c6-a7 (2.23 against 2.10 for c6-d8 in the queen's line), which the queen's line
+        cannot play (a7 holds its pawn there): the line ended, and the game record was wrong
+        from its 20th move of 107 (the fourth held-out set's game 11). Going on with its own
+        c6-d8, the queen's line explained the photo ten moves later that no move of the
+        game did, and was taken."""
+        read_at, readings = self._readings
+        self._readings = (-1, {})
+        if read_at != ply:
+            return
+        played = tuple(p.action for p in self.game.played)
+        for branch in self._branches:
+            for k, alternative in enumerate(branch.alternatives):
+                key = (branch.decided, k)
+                own, upto = self._diverged.get(key, (alternative, branch.ply + branch.taken))
+                if upto > ply or key not in readings:
+                    continue
+                if self._line(branch.ply, own + played[upto:]) is not None:
+                    continue  # the game's decision plays in that line too
+                mine = own + played[upto:ply] + readings[key]
+                if self._line(branch.ply, mine) is not None:
+                    self._diverged[key] = (mine, len(played))
 
     def _other_line(self, warped: Any, change: np.ndarray[Any, Any],
                     agree: np.ndarray[Any, Any], decision: Decision, halo: Halo | None = None,
@@ -1650,12 +1694,17 @@ class Tracker:
         test_watch_prints_the_line_the_camera_settles_on)."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
         judge: Decoder | None = None  # the best line's decoder
-        for branch, _, actions, line in self._open_lines():
+        readings: dict[tuple[int, int], tuple[Action, ...]] = {}
+        self._readings = (len(self.game.played), readings)
+        for branch, k, actions, line in self._open_lines():
+            if decision.candidate is not None and not self._young(branch):
+                continue  # an old alternative only rescues a game no move explains
             decoder = self._trial(line)
             trial = self._decide(decoder, change, agree, True, halo, pushed,
                                  (self._reference, warped), sway)
             if trial.candidate is None or trial.candidate.squares & self._unseen:
                 continue
+            readings[(branch.decided, k)] = trial.candidate.actions
             if best is None or trial.shown > best[2].shown:
                 best, judge = (branch, actions, trial), decoder
         if best is None or judge is None or decision.candidate is None:
@@ -1764,6 +1813,8 @@ class Tracker:
         best: tuple[Branch, tuple[Action, ...], float] | None = None
         keys = set()
         for branch, k, actions, line in self._open_lines():
+            if not self._young(branch):
+                continue
             keys.add((branch.decided, k))
             other = np.asarray(occupancy_of(line.state, index))[:64]
             differ = np.flatnonzero(other != now)
@@ -1794,6 +1845,20 @@ class Tracker:
         front = self.decoder.looks(codes, lean.cover, np.arange(64))[1]
         return np.asarray(front < LEAN_COVER)
 
+    def _young(self, branch: Branch) -> bool:
+        """Whether ``branch`` was decided fewer than BRANCH_DEPTH decisions ago: an older one
+        is kept (up to RESCUE_DEPTH) only to explain a photo no move of the game explains
+        (:meth:`_other_line`), not to outscore it.
+
+        Why: the longer the game played has explained the photos, the less one photo's lead
+        says against it. From a hand at White's side, 45 degrees, a black bishop's f8-e7 was
+        read right with f8-d6 kept open; eight moves later the bishop went e7-d6, read so
+        (7.26), and the bishop's line read the same photo as d6-e7 (9.68, a lead past the
+        margin): the line was switched and the game lost at its 20th move of 130 (the fourth
+        held-out set's game 0, while every alternative could outscore the game for twelve
+        decisions)."""
+        return self._decisions - branch.decided < BRANCH_DEPTH
+
     def _open_lines(self) -> Iterator[tuple[Branch, int, tuple[Action, ...], Game]]:
         """Each alternative kept open that can still be played: its branch, its place among
         the branch's alternatives, its actions from the branch on (the alternative, then
@@ -1801,8 +1866,9 @@ class Tracker:
         :meth:`_classified_line`)."""
         for branch in self._branches:
             for k, alternative in enumerate(branch.alternatives):
-                actions = alternative + tuple(
-                    p.action for p in self.game.played[branch.ply + branch.taken:])
+                own, upto = self._diverged.get((branch.decided, k),
+                                               (alternative, branch.ply + branch.taken))
+                actions = own + tuple(p.action for p in self.game.played[upto:])
                 line = self._line(branch.ply, actions)
                 if line is not None:
                     yield branch, k, actions, line
@@ -1841,6 +1907,7 @@ class Tracker:
         self._forget_earlier()
         self._branches.clear()
         self._waiting.clear()
+        self._diverged.clear()
         self._replayed_from = branch.ply
         self.corrections += 1
         return [game.play(a).text for a in actions]

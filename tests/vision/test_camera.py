@@ -813,6 +813,36 @@ def test_photos_from_a_hand_no_switch_to_a_line_the_outlines_are_against() -> No
     assert _played_from_a_hand(moves, 0.0, 35.0, 11) == moves
 
 
+def test_photos_from_a_hand_a_line_kept_open_goes_on_with_its_own_reading() -> None:
+    """An engine game (the fourth held-out set's game 11, Evans Gambit) to Black's 16th
+    move, a photo per position from a hand at White's side, 35 degrees up. The black queen's
+    d8-d7 showed nothing (the pieces in front hide both squares) and a7-a6 was read on the
+    sway of a6 alone: d8-d7 is kept open for it now (Decoder._score's ``bare``). Two photos
+    later the knight's c6-d8 was read as c6-a7, which the queen's line cannot play; that
+    line goes on with its own reading (c6-d8; Tracker._diverge), and ten photos later, past
+    BRANCH_DEPTH, one that no move of the game explains switches the record to it
+    (RESCUE_DEPTH). Before, the game was lost at its 20th move of 107; without any one of
+    the three it is lost still. Only a run from the start keeps d8-d7 open (its earlier photos
+    matter)."""
+    moves = ("e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 b2b4 c5b4 c2c3 b4a5 e1g1 d7d6 d2d4 e5d4 d1b3 c8e6 "
+             "c4e6 f7e6 c3d4 d8d7 d4d5 c6d8 c1g5 g8e7 g5e7 e8e7 b1a3 e6e5 a1c1 d8f7 a3c4 "
+             "a5b6").split()
+    assert _played_from_a_hand(moves, 0.0, 35.0, 11) == moves
+
+
+def test_photos_from_a_hand_an_old_alternative_only_rescues() -> None:
+    """An engine game (the fourth held-out set's game 0, Slav) from Black's 9th move, a photo
+    per position from a hand at White's side, 45 degrees up. The bishop's f8-e7 was read
+    right, f8-d6 kept open; eight moves later the bishop went e7-d6 (7.26), and its other
+    line read the same photo as d6-e7 (9.68, past the margin). An alternative that old is
+    kept only to explain a photo no move of the game explains (Tracker._young): the record
+    stays right."""
+    moves = "b8c6 e1g1 f8e7 d1e2 a8c8 c1d2 h7h6 c3a4 e8g8 b2b4 e7d6 f1c1 d7f6".split()
+    fen = "rn1qkb1r/pp1n1ppp/4p3/3p4/3P4/2NNP3/PP3PPP/R1BQK2R b KQkq - 0 9"
+    tracker = _bench_photos_from(fen, moves, 0.0, 45.0, game=0, length=130, first=17)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 @nightly_only  # 61 photos; the mechanism is test_a_transposition_takes_the_reading_...
 def test_photos_from_a_hand_lines_that_meet_keep_the_outlines_reading() -> None:
     """An engine game (the third held-out set's game 21, Queen's Gambit Declined) to White's
