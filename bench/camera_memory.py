@@ -19,7 +19,8 @@ action each (traced with tracemalloc in the ``watch`` process: the camera's trac
 every action on its own Game to build the next candidates, and the live session on the one
 it owns), where bench/memory.py's sensor path keeps it once: its target of 3 MB is one past
 (about 2 KB an action) and a margin of 1 MB, this one two pasts and the same margin. Measured
-on 2,000 photos: 3.1-4.1 MB. Exits 1 when a target is missed.
+on 2,000 photos: 3.1-4.5 MB (4.51 and 4.41 with the code before and after 2026-11-30's
+open lines going their own way). Exits 1 when a target is missed.
 
 Run: .venv/bin/python bench/camera_memory.py [ACTIONS]   (default 2,000, at least 1,000; 4 min)
 """
