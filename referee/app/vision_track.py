@@ -1652,13 +1652,13 @@ class Tracker:
         game did, and was taken."""
         read_at, readings = self._readings
         self._readings = (-1, {})
-        if read_at != ply:
+        if read_at != ply or not readings:
             return
         played = tuple(p.action for p in self.game.played)
         for branch in self._branches:
-            for k, alternative in enumerate(branch.alternatives):
+            for k in range(len(branch.alternatives)):
                 key = (branch.decided, k)
-                own, upto = self._diverged.get(key, (alternative, branch.ply + branch.taken))
+                own, upto = self._own_line(branch, k)
                 if upto > ply or key not in readings:
                     continue
                 if self._line(branch.ply, own + played[upto:]) is not None:
@@ -1859,15 +1859,21 @@ class Tracker:
         decisions)."""
         return self._decisions - branch.decided < BRANCH_DEPTH
 
+    def _own_line(self, branch: Branch, k: int) -> tuple[tuple[Action, ...], int]:
+        """Alternative ``k`` of ``branch`` as its line has gone so far: its own actions from
+        the branch on, and how many of the game's actions they cover (the game's after them
+        follow; :meth:`_diverge`)."""
+        return self._diverged.get((branch.decided, k),
+                                  (branch.alternatives[k], branch.ply + branch.taken))
+
     def _open_lines(self) -> Iterator[tuple[Branch, int, tuple[Action, ...], Game]]:
         """Each alternative kept open that can still be played: its branch, its place among
         the branch's alternatives, its actions from the branch on (the alternative, then
         every action played since) and the game after them (:meth:`_other_line`,
         :meth:`_classified_line`)."""
         for branch in self._branches:
-            for k, alternative in enumerate(branch.alternatives):
-                own, upto = self._diverged.get((branch.decided, k),
-                                               (alternative, branch.ply + branch.taken))
+            for k in range(len(branch.alternatives)):
+                own, upto = self._own_line(branch, k)
                 actions = own + tuple(p.action for p in self.game.played[upto:])
                 line = self._line(branch.ply, actions)
                 if line is not None:
