@@ -843,6 +843,20 @@ def test_photos_from_a_hand_an_old_alternative_only_rescues() -> None:
     assert [p.text for p in tracker.game.played] == moves
 
 
+def test_photos_from_a_hand_a_piece_moved_toward_the_camera_stays_over_the_squares_behind(
+        ) -> None:
+    """An engine game (the fourth held-out set's game 1) from White's 43rd move, a photo per
+    position from a hand at White's side, 35 degrees up. The black king's d6-d5: his head
+    stood over d8 from d6 (0.62 of it) and stands over it from d5 still (0.61), so d8 need
+    not change as he leaves (Decoder._still_over). Before, d6-d5 paid for d8 (-0.24), no
+    move explained the photo, and a retraction replaced the bishop's e6-d7 two moves back by
+    e6-d5 (the game lost at its 86th move of 112)."""
+    moves = "b4b5 e6d7 c1c4 d6d5 c4c7 d7b5".split()
+    fen = "8/1p5p/3kb1p1/8/1P1p1P2/8/6PP/2R1K3 w - - 2 43"
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=1, length=112, first=84)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 @nightly_only  # 61 photos; the mechanism is test_a_transposition_takes_the_reading_...
 def test_photos_from_a_hand_lines_that_meet_keep_the_outlines_reading() -> None:
     """An engine game (the third held-out set's game 21, Queen's Gambit Declined) to White's
