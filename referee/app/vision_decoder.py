@@ -1246,7 +1246,8 @@ class Decoder:
         leaning &= ~(mask | optional)
         excused &= ~(mask | optional | leaning)
         should &= leaning
-        should[:, :size] &= ~self._still_over(root, after, should[:, :size], cover)
+        should[:, :size] &= ~self._still_over(root, after, was[0], now, should[:, :size],
+                                              cover)
         expected &= leaning
         # A sequence must not claim as its own moves what its own pieces' heights explain
         # (a rook's capture a6xa4 read as a6-a7 and a4-a5: a7 and a5 changed by 38 and 17,
@@ -1262,12 +1263,14 @@ class Decoder:
         return leaning, should, expected, seconded, excused
 
     def _still_over(self, root: np.ndarray[Any, Any], after: np.ndarray[Any, Any],
+                    was_h: np.ndarray[Any, Any], now_hs: np.ndarray[Any, Any],
                     should: np.ndarray[Any, Any], cover: np.ndarray[Any, Any]
                     ) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """Of the squares each candidate's moved pieces are seen over that ``should`` change
         with it, those a piece it moves covers (VEIL_COVER) from where it stood and one of
         the same colour covers from where it is put down: a piece moved along the camera's
-        line of sight is seen over them before and after.
+        line of sight is seen over them before and after. ``was_h`` and ``now_hs``: the
+        height classes before and after each candidate (:meth:`_leaning` has them).
 
         Why: seen from White's side at 35 degrees from a hand, the black king's d6-d5: his
         head stood over d8 (0.62 of it) and stands over it still from d5 (0.61). d8 did not
@@ -1282,12 +1285,15 @@ class Decoder:
         square (LEAN_COVER): a black queen d4xd5 from the same side stood over 0.62 of d6
         and stands over 0.75 of it, but the white pawn she took had stood over 0.56 of it
         (test_a_square_seen_over_that_changed_as_a_push_is_no_miss)."""
+        def over(heights: np.ndarray[Any, Any], at: list[Any], squares: np.ndarray[Any, Any]
+                 ) -> np.ndarray[Any, Any]:
+            """The most of each of ``squares`` the pieces standing ``at`` cover."""
+            return np.asarray(cover[heights[at], at][:, squares].max(axis=0))
+
         out = np.zeros_like(should)
-        rows = np.flatnonzero(should.any(axis=1))
         size = should.shape[1]
-        was_h = self.heights(root[:size])
-        for k in rows:
-            now_h = self.heights(after[k][:size])
+        for k in np.flatnonzero(should.any(axis=1)):
+            now_h = now_hs[k]
             moved = np.flatnonzero(root[:size] != after[k][:size])
             squares = np.flatnonzero(should[k])
             left = {side: [m for m in moved if was_h[m] >= 0 and root[m] >> 4 == side]
@@ -1297,13 +1303,12 @@ class Decoder:
             for side, other in ((1, 2), (2, 1)):
                 if not left[side] or not put[side]:
                     continue
-                before = cover[was_h[left[side]], left[side]][:, squares].max(axis=0)
-                then = cover[now_h[put[side]], put[side]][:, squares].max(axis=0)
-                same = (before >= VEIL_COVER) & (then >= VEIL_COVER)
+                same = ((over(was_h, left[side], squares) >= VEIL_COVER)
+                        & (over(now_h, put[side], squares) >= VEIL_COVER))
                 # a moved piece of the other colour seen over it changes it all the same
                 for gone, h in ((left[other], was_h), (put[other], now_h)):
                     if gone:
-                        same &= cover[h[gone], gone][:, squares].max(axis=0) < LEAN_COVER
+                        same &= over(h, gone, squares) < LEAN_COVER
                 out[k, squares] |= same
         return out
 
