@@ -69,6 +69,7 @@ FIT_REACH_MOVED = 6.0  # ... (this far, the camera having moved, when that settl
 FIT_MARGIN = 8        # ... single actions told apart when one's outlines miss this many fewer
 FIT_MARGIN_MOVED = 10  # ... (this many when the camera moved between the two pictures) ...
 FIT_SHARE = 0.6       # ... and at most this share of the next's
+FIT_FAVOUR = 5        # ... or fewer than the margin but this many: favoured (kept open)
 GUESS_RIVALS = 3      # a photo's close rivals (as long as the best) kept open with it taken
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
 SWAY_CHANGE = 250.0  # Lab change allowed a square per share of it pieces' outlines swept
@@ -461,12 +462,21 @@ class Decoder:
         self.guess = False
         #: the position a photo showed no move in (:meth:`saw_no_move`)
         self._no_move_in: State | None = None
+        #: the action played from the current position that an earlier photo showed
+        #: (:meth:`played_first`)
+        self._played: Action | None = None
 
     def saw_no_move(self) -> None:
         """A photo of the current position showed no move: the next may show a move after one
         the camera could not see, and a sequence of two actions has its first action's squares
         veiled as that action's alone (:meth:`_veiled`), until the position changes."""
         self._no_move_in = self.game.state
+
+    def played_first(self, action: Action) -> None:
+        """``action`` was read from the current position on an earlier photo (a retraction
+        judges again what was played since): a sequence beginning with it has its squares
+        veiled as the action's alone (:meth:`_veiled`)."""
+        self._played = action
 
     def occupancy(self) -> tuple[int, ...]:
         """The colour on each visible square (a1 = 0) in the current position."""
@@ -985,8 +995,15 @@ class Decoder:
                   margin: int) -> tuple[int | None, int | None]:
         """The one of the ``close`` candidates whose outlines miss ``margin`` cells fewer than
         the next's, and at most FIT_SHARE of them (:meth:`_fitted`), and None; or None and
-        the one missing at most FIT_SHARE of the next's but fewer than ``margin`` fewer (kept
-        open by :meth:`decide` from photos when it is not the best); or None and None."""
+        the one missing at most FIT_SHARE of the next's, fewer than ``margin`` fewer but at
+        least FIT_FAVOUR (kept open by :meth:`decide` from photos when it is not the best,
+        taken when the lines meet: :meth:`Tracker._transposed`); or None and None.
+
+        Why FIT_FAVOUR: a lead of a few cells is within what the outlines' model misses
+        anyway, however small a share of the next's. From a hand at White's side, 45
+        degrees, a white rook's a8-e8 (read right) missed 5 cells and a8-g8 2; the rook went
+        on to h8, the lines met, and the record took a8-g8 (the fifth held-out set's game 5,
+        86 of 130 moves). The leads that were right: 7 cells and 8."""
         if len(close) < 2:
             return None, None
         before = self._painted_now(seen)
@@ -997,7 +1014,7 @@ class Decoder:
         if first > FIT_SHARE * second:
             return None, None
         if second - first < margin:
-            return None, int(close[ranked[0]])
+            return None, int(close[ranked[0]]) if second - first >= FIT_FAVOUR else None
         return int(close[ranked[0]]), None
 
     def _painted_now(self, seen: Fit) -> np.ndarray[Any, np.dtype[np.int8]]:
@@ -1349,7 +1366,15 @@ class Decoder:
         45 degrees from a hand, a black king's f8-f7 behind the f6 knight showed nothing, and
         the next photo showed the white queen's d3-d2 with d3, behind her on d2, as it was
         (0.6 of a threshold): the pair was implausible, every later photo was a move further
-        behind, and no move was read again (a held-out engine game, 53 of 97 moves)."""
+        behind, and no move was read again (a held-out engine game, 53 of 97 moves).
+
+        So has a sequence of any length that begins with the action a retraction takes back
+        (:meth:`played_first`): its photo showed it, and what it hid then it hides in the
+        line played, continued. Why: from a hand at White's side, 35 degrees, a black
+        rook's h8-g8 behind the h7 pawn was read right; two photos later a retraction from
+        before it found no line h8-g8, h3xg4, c8xg4 (h8, unchanged, had to change) and took
+        the queen's f6xf4 with the two captures instead, which h8-g8's own photo had scored
+        -0.38 against 7.90 (the fifth held-out set's game 16, 23 of 83 moves)."""
         state = self.game.state
         cover = lean.cover
         if self._veils is None or self._veils[0] is not state or self._veils[1] is not cover:
@@ -1358,11 +1383,14 @@ class Decoder:
         size = cover.shape[1]
         root = np.asarray(pieces_of(state, self.index), dtype=np.int64)
         veiled = np.zeros(mask.shape, dtype=np.int8)
-        singles = {c.actions: c for c in cands if len(c.actions) == 1} \
-            if self._no_move_in is state else {}
+        no_move = self._no_move_in is state
+        singles: dict[tuple[Action, ...], Candidate] = {
+            c.actions: c for c in cands if len(c.actions) == 1} \
+            if no_move or self._played is not None else {}
         for k, c in enumerate(cands):
             if len(c.actions) > MAX_VEILED:
-                single = singles.get(c.actions[:1]) if len(c.actions) == 2 else None
+                single = singles.get(c.actions[:1]) if (
+                    (no_move and len(c.actions) == 2) or c.actions[0] == self._played) else None
                 if single is None:
                     continue
                 first = known.get(single.actions)
@@ -1486,7 +1514,9 @@ class Decoder:
         and last undo each other (Stockfish 8 - AlphaZero, 41 of 134 moves); a king d7-d6
         behind the d5 pawn the same (77 of 118). Only after such a photo: veiling every
         sequence's first action made far more sequences plausible, and they outbid moves
-        seen whole (a still camera 2,461 -> 2,437 moves in order when it was tried)."""
+        seen whole (a still camera 2,461 -> 2,437 moves in order when it was tried). A
+        retraction's line played, continued, is judged the same way, whatever its length
+        (:meth:`played_first`)."""
         out = np.zeros(len(cand.mask), dtype=np.int8)
         if row is None:
             return out

@@ -1936,6 +1936,9 @@ class Tracker:
                 state = state.parent
             retracted = [p.text for p in game.played[len(game.played) - undone:]]
             trial = self._trial(Game(game.variant, seed=game.seed, state=state))
+            # what the photos showed of the first action taken back it hides in the line
+            # played, continued, too (Decoder._veiled)
+            trial.played_first(game.played[len(game.played) - undone].action)
             change, pushed = self._unpushed(before, warped, agree)
             decision = self._decide(trial, change, agree, True,
                                     self._halo(warped, before, beyond_before), pushed,

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import cv2
@@ -764,6 +765,29 @@ def test_a_later_photo_that_tells_two_moves_apart_replaces_the_one_taken() -> No
     assert tracker.pending() == 3  # the replayed moves too, until the next photo
 
 
+def test_a_lead_of_a_few_cells_is_no_preference_of_the_outlines(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A close call's candidates compared by the cells their outlines miss
+    (Decoder._fit_pick): a lead of the margin settles it; a smaller one, at most FIT_SHARE of
+    the next's, keeps the leader open as the outlines' choice, taken if the lines meet
+    (Tracker._transposed); but not a lead of a few cells, however small a share: a white
+    rook's a8-e8 seen from White's side at 45 degrees from a hand missed 5 cells and a8-g8
+    2; the rook went on to h8, the lines met, and the record took a8-g8 (the fifth held-out
+    set's game 5, at its 87th move of 130). The leads that were right: 7 and 8 cells."""
+    from referee.app import vision_decoder as D
+
+    decoder = D.Decoder(V.game_from(None))
+    cands = decoder.candidates()[:2]
+    monkeypatch.setattr(D.Decoder, "_painted_now", lambda self, seen: None)
+    monkeypatch.setattr(D.Decoder, "outline_change", lambda self, cand, seen, before=None: None)
+    seen = SimpleNamespace(changed=None)
+    margin = D.FIT_MARGIN_MOVED
+    for missed, picked in (((5, 2), (None, None)), ((12, 5), (None, 1)), ((11, 3), (None, 1)),
+                           ((2, 14), (0, None)), ((20, 13), (None, None))):
+        monkeypatch.setattr(D, "outline_misses", lambda changes, changed, m=missed: np.array(m))
+        assert decoder._fit_pick(cands, np.array([0, 1]), seen, margin) == picked, missed
+
+
 def test_a_transposition_takes_the_reading_the_outlines_preferred() -> None:
     """Black's queen went d8-e7; the camera read d8-f6 and kept d8-e7 open as the reading the
     pieces' outlines preferred (set up here, aged past BRANCH_DEPTH: Tracker._waiting).
@@ -1144,6 +1168,22 @@ def test_photos_from_a_hand_a_retraction_keeps_the_line_played() -> None:
     moves = ("d2d3 e7e5 g1f3 b8c6 c2c4 g8f6 a2a3 d7d6 b1c3 f8e7 g2g3 e8g8 f1g2 c8e6 e1g1 "
              "d8d7 f3g5 e6f5 e2e4 f5g4 f2f3 g4h5").split()
     assert _played_from_a_hand(moves, 0.0, 35.0, 42) == moves
+
+
+def test_photos_from_a_hand_a_retraction_sees_the_line_played_as_it_was_seen() -> None:
+    """An engine game (the fifth held-out set's game 16, King's Gambit) to White's 14th move,
+    a photo per position from a hand at White's side, 35 degrees up. The black rook's h8-g8
+    was read right (h8, behind the h7 pawn, veiled: it may change or not). The next photo
+    (h3xg4) was left undecided, and the one after (c8xg4) was judged by a retraction from
+    before h8-g8: the line played, continued (h8-g8, h3xg4, c8xg4), was no candidate, for a
+    sequence's squares behind the pieces in front were not looked for (MAX_VEILED) and h8
+    had to change; the queen's f6xf4 with the two captures took its place (12.41), though its
+    own photo had read h8-g8 at 7.90 against -0.38. A retraction's sequences that begin with
+    the action it takes back have that action's squares veiled as they were for it
+    (Decoder.played_first). Before: the game lost at its 24th move of 83."""
+    moves = ("e2e4 e7e5 f2f4 e5f4 g1f3 g7g5 f1c4 g5g4 f3e5 d8h4 e1f1 g8h6 d2d4 d7d6 e5d3 f4f3 "
+             "g2g3 h4d8 h2h3 d8f6 d3f4 c7c6 d1d3 h8g8 h3g4 c8g4 c1e3").split()
+    assert _played_from_a_hand(moves, 0.0, 35.0, 16) == moves
 
 
 def test_photos_from_a_hand_a_line_that_needs_no_photo_missed() -> None:
