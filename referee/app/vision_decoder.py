@@ -73,7 +73,6 @@ FIT_FAVOUR = 5        # ... or fewer than the margin but this many: favoured (ke
 GUESS_RIVALS = 3      # a photo's close rivals (as long as the best) kept open with it taken
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
 SWAY_CHANGE = 250.0  # Lab change allowed a square per share of it pieces' outlines swept
-SWAY_HAND = 2.0       # ... this many times that before a square left unexplained is a hand's
 LEAN_SHARE = 2.0      # a square behind another's piece that changed this much less: leaning
 MAX_OCCLUDED = 6      # squares a hand or an arm from the edge may cover in a settled frame
 BARE_SHARE = 0.5      # a piece's head left a cell beyond the board: over this share of it must
@@ -859,14 +858,7 @@ class Decoder:
         sq = cand.mask & ~veiled[top]
         seen = cand.mask | optional[top] | leaning[top] | excused[top]
         change_ok = True
-        # Squares left unexplained are a hand's (or a move's the candidate does not make) only
-        # past SWAY_HAND times what the camera's own move may have made of them: the pieces'
-        # model counts what their outlines swept over a square, not how the picture of a
-        # head that stays over it moved within it. From a hand at White's side, 35 degrees,
-        # an empty d6 with the d5 pawn's head over it changed by 9.2 thresholds where the
-        # camera's move allowed 5.9, the pawn's g2-g3 was taken for a hand over the board,
-        # and a retraction replaced the line (the second held-out set's game 11, 60 of 130).
-        unseen = np.where(seen, change, np.maximum(change - SWAY_HAND * (change - excess), 0.0))
+        unseen = np.where(seen, change, excess)
         if left_only and lean is not None:
             unseen = self._looks_as_expected(cand, unseen, seen, tau, agree, lean)
         hand = bool(_occluded(unseen, tau, seen, sq & (cand.colour != EMPTY)).any())

@@ -1186,21 +1186,6 @@ def test_photos_from_a_hand_a_retraction_sees_the_line_played_as_it_was_seen() -
     assert _played_from_a_hand(moves, 0.0, 35.0, 16) == moves
 
 
-def test_photos_from_a_hand_a_square_the_sway_changed_more_than_it_allows_is_no_hand() -> None:
-    """An engine game (the second held-out set's game 11) from White's 30th move, a photo per
-    position from a hand at White's side, 35 degrees up. The pawn's g2-g3: d6, empty, with
-    the d5 pawn's head over it, changed by 9.2 thresholds where the camera's move allows 5.9
-    (the pieces' model counts what their outlines swept, not how the picture of a head still
-    over the square moved within it). Unexplained, it was read as a hand over the board, no
-    move was taken, and a retraction two decisions back replaced the line (the game lost at
-    its 61st move of 130). A square is a hand's only past SWAY_HAND times the change the
-    camera's move allows it (Decoder._score)."""
-    moves = "f5d4 a8a3 b4a3 b7c8 g2g3 c8a6 f2e3 a6c4 a3d6 c7a6".split()
-    fen = "r7/1bnk2pp/1p6/3pPN2/1B6/R7/5KPP/8 w - - 10 30"
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=58)
-    assert [p.text for p in tracker.game.played] == moves
-
-
 def test_photos_from_a_hand_a_line_that_needs_no_photo_missed() -> None:
     """La Bourdonnais-McDonnell 1834 (1. d4 d5 2. c4 dxc4 3. e3 e5 4. Bxc4 exd4), a photo per
     position from a hand at White's side, 35 degrees up. d7-d5 is taken for d7-d6 (the pawn
