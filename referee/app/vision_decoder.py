@@ -462,9 +462,9 @@ class Decoder:
         self.guess = False
         #: the position a photo showed no move in (:meth:`saw_no_move`)
         self._no_move_in: State | None = None
-        #: the action played from the current position that an earlier photo showed
+        #: the position and the action played from it that an earlier photo showed
         #: (:meth:`played_first`)
-        self._played: Action | None = None
+        self._played: tuple[State, Action] | None = None
 
     def saw_no_move(self) -> None:
         """A photo of the current position showed no move: the next may show a move after one
@@ -475,8 +475,8 @@ class Decoder:
     def played_first(self, action: Action) -> None:
         """``action`` was read from the current position on an earlier photo (a retraction
         judges again what was played since): a sequence beginning with it has its squares
-        veiled as the action's alone (:meth:`_veiled`)."""
-        self._played = action
+        veiled as the action's alone (:meth:`_veiled`), until the position changes."""
+        self._played = (self.game.state, action)
 
     def occupancy(self) -> tuple[int, ...]:
         """The colour on each visible square (a1 = 0) in the current position."""
@@ -1384,13 +1384,15 @@ class Decoder:
         root = np.asarray(pieces_of(state, self.index), dtype=np.int64)
         veiled = np.zeros(mask.shape, dtype=np.int8)
         no_move = self._no_move_in is state
+        played = self._played[1] if self._played is not None and self._played[0] is state \
+            else None
         singles: dict[tuple[Action, ...], Candidate] = {
             c.actions: c for c in cands if len(c.actions) == 1} \
-            if no_move or self._played is not None else {}
+            if no_move or played is not None else {}
         for k, c in enumerate(cands):
             if len(c.actions) > MAX_VEILED:
                 single = singles.get(c.actions[:1]) if (
-                    (no_move and len(c.actions) == 2) or c.actions[0] == self._played) else None
+                    (no_move and len(c.actions) == 2) or c.actions[0] == played) else None
                 if single is None:
                     continue
                 first = known.get(single.actions)
