@@ -65,3 +65,16 @@ def test_vision_games_reads_what_a_board_can_show(tmp_path: Path) -> None:
     assert len(games[0][1]) == 25 and games[0][1][-1] == "g1f3"
     engine = load([ENGINE_GAMES])
     assert len(engine) == 34 and all(len(moves) >= 20 for _, moves in engine)
+
+
+def test_engine_games_promote_to_a_queen_when_she_is_as_good() -> None:
+    """bench/make_engine_games.py picks at random among moves near the best; an engine scores
+    a pawn promoted and taken at once alike whatever it became, and no player would make it a
+    rook then. An under-promotion stays where the queen is not among the moves near the best
+    (a knight's fork, a stalemate avoided)."""
+    import chess
+
+    from bench.make_engine_games import as_players_would
+
+    near = [chess.Move.from_uci(m) for m in ("e7e8r", "e7e8q", "a2a3", "b7b8n")]
+    assert [m.uci() for m in as_players_would(near)] == ["e7e8q", "a2a3", "b7b8n"]
