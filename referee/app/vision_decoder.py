@@ -61,6 +61,8 @@ VEIL_COVER = 0.5      # a piece in front over this share of a square: the camera
 OFF_CENTRE_COVER = 0.2  # a moved piece off centre may cover this share: its change is no hand's
 VEIL_MAYBE_SHARE = 0.2  # a piece in front covering this share, off centre maybe half (VEIL_COVER)
 VEIL_DOUBT = 1.0      # ... hides a candidate's square only so: the candidate pays this for it
+MIX_SAME = 0.3        # ... as does a square whose seen colours, all pieces' covers mixed, change
+#                       over at most this share of it (Decoder.mixed)
 # a candidate's square that may look the same (Decoder._veiled)
 VEILED, VEILED_IF_SAME, VEILED_MAYBE = 1, 2, 3
 FIT_REACH = 3.0       # a close call: candidates this much (threshold units) past the lead ...
@@ -362,6 +364,48 @@ def in_front(cover: np.ndarray[Any, Any], heights: np.ndarray[Any, Any],
     share = cover[heights[standing], standing][:, squares]
     share[standing[:, None] == squares[None, :]] = 0.0
     return standing, share
+
+
+class _Over:
+    """What the pieces of one height class that candidates move (``standing``, (n, size))
+    are seen over, less what a piece in front of each hides of it (``hidden``:
+    :meth:`Decoder._hidden_behind`, of the position before; a piece in front that the
+    candidate moves hides nothing).
+
+    Why: seen from White's side at 35 degrees from a hand, the black knight's f6-d7 changed
+    d7 by 3 thresholds, and f6xd5 (the white pawn's square, behind the white queen on d4)
+    was credited with d7 whole, as though the knight were seen over it from d5: the queen,
+    taller, hides all of the knight but its head (a held-out engine game lost at its 20th
+    move)."""
+
+    def __init__(self, standing: np.ndarray[Any, Any], cover: np.ndarray[Any, Any],
+                 hidden: tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]],
+                 moved: np.ndarray[Any, Any]) -> None:
+        self.n, self.s = np.nonzero(standing)
+        size = standing.shape[1]
+        self.rows = standing.shape[0]
+        shares, squares = hidden[0][self.s], hidden[1][self.s]
+        gone = np.zeros(squares.shape, dtype=bool)
+        known = squares >= 0
+        gone[known] = moved[np.broadcast_to(self.n[:, None], squares.shape)[known],
+                            squares[known]]
+        self.seen = np.maximum(cover[self.s, :size] - np.where(gone, 0.0, shares), 0.0)
+
+    def reach(self, share: float, rows: np.ndarray[Any, Any] | None = None,
+              also: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """(n, size): the squares some piece of ``rows`` (default: all standing) is seen over
+        by at least ``share`` (and where ``also``, (size, size), holds from its square)."""
+        out = np.zeros((self.rows, self.seen.shape[1]), dtype=bool)
+        pick = np.ones(len(self.n), dtype=bool) if rows is None else rows[self.n, self.s]
+        if not pick.any():
+            return out
+        links = self.seen[pick] >= share
+        if also is not None:
+            links &= also[self.s[pick]]
+        n = self.n[pick]
+        starts = np.flatnonzero(np.r_[True, n[1:] != n[:-1]])
+        out[n[starts]] = np.logical_or.reduceat(links, starts, axis=0)
+        return out
 
 
 def _promo_rank(action: Action) -> int:
@@ -1244,22 +1288,25 @@ class Decoder:
         excused = np.zeros_like(mask)
         should = np.zeros_like(mask)
         expected = np.zeros_like(mask)
+        hidden = self._hidden_behind(root, cover)
         for k in range(len(HEIGHTS)):
             standing = moved & (tallest == k)
             if not standing.any():
                 continue
-            leaning[:, :size] |= _reach(standing, cover[k] >= LEAN_COVER)
+            over = _Over(standing, cover[k], hidden, moved)
+            leaning[:, :size] |= over.reach(LEAN_COVER)
             excused[:, :size] |= _reach(standing, lean.far[k] >= OFF_CENTRE_COVER)
             # ... and it changes unless a piece of its colour stands there
+            centred = lean.centre[k] >= LEAN_SHOULD_CENTRE
             for side in (1, 2):
                 mine = standing & (hue == side)
                 bare = np.broadcast_to(root[None, :] >> 4 != side, tallest.shape)
                 put = mine & (now == k)  # the piece put down is the tall one
                 seen = (agree[:size, side] > 0)[None, :]  # its colour read there
-                near = (cover[k] >= LEAN_SHOULD) & (lean.centre[k] >= LEAN_SHOULD_CENTRE)
-                should[:, :size] |= ((_reach(mine & ~put, near)
-                                      | (_reach(put, near) & ~seen)) & bare)
-                expected[:, :size] |= _reach(mine, cover[k] >= LEAN_STRONG) & bare
+                should[:, :size] |= ((over.reach(LEAN_SHOULD, mine & ~put, centred)
+                                      | (over.reach(LEAN_SHOULD, put, centred) & ~seen))
+                                     & bare)
+                expected[:, :size] |= over.reach(LEAN_STRONG, mine) & bare
         leaning &= ~(mask | optional)
         excused &= ~(mask | optional | leaning)
         should &= leaning
@@ -1278,6 +1325,29 @@ class Decoder:
         seconded = np.zeros_like(mask)
         seconded[:, :size] = mine & _reach(mine, shaded)
         return leaning, should, expected, seconded, excused
+
+    def _hidden_behind(self, root: np.ndarray[Any, Any], cover: np.ndarray[Any, Any]
+                       ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """For a piece on each square ``s`` seen over each square ``x``: the share of ``x``
+        that a piece of ``root`` in front of it (covering VEIL_COVER of ``s``) covers, the
+        most of them, and that piece's square (-1: none): ``(shares, squares)``, each
+        (size, size). What a piece behind another is seen over, the one in front hides up to
+        its own share (:class:`_Over`)."""
+        size = cover.shape[1]
+        heights = self.heights(root)
+        standing = np.flatnonzero(heights >= 0)
+        shares = np.zeros((size, size))
+        squares = np.full((size, size), -1, dtype=np.int64)
+        for q in standing:
+            own = cover[heights[q], q, :size]
+            hides = np.flatnonzero(own >= VEIL_COVER)
+            hides = hides[hides != q]
+            if not len(hides):
+                continue
+            more = own[None, :] > shares[hides]
+            shares[hides] = np.where(more, own[None, :], shares[hides])
+            squares[hides] = np.where(more, q, squares[hides])
+        return shares, squares
 
     def _still_over(self, root: np.ndarray[Any, Any], after: np.ndarray[Any, Any],
                     was_h: np.ndarray[Any, Any], now_hs: np.ndarray[Any, Any],
@@ -1534,18 +1604,46 @@ class Decoder:
         same both times if the pieces stand off their squares' centres (``lean.far``), a
         piece left them or is put down behind one in front, and a piece in front covers at
         least VEIL_MAYBE_SHARE of them on its centre (``front``, :meth:`looks` after the
-        candidate): VEILED_MAYBE, at a cost (VEIL_DOUBT).
+        candidate); or which, left by their piece, the pieces in front together cover so
+        that what the camera sees there changes over at most MIX_SAME of them
+        (:meth:`mixed`): VEILED_MAYBE, at a cost (VEIL_DOUBT).
 
         Why: seen from White's side at 45 degrees, a black pawn g7-g6 put down a little off
         g6's centre stood over g7 as the pawn that left it had (g7 changed by nothing), where
         on its centre it covers less than half of g7: g7-g6 was refused and the game lost at
         its second move. Without the share in front on the centre, a knight's h6-g4 was taken
-        for a white pawn's g2-g4 in photos from a hand (the knight on g1 in front of g2)."""
+        for a white pawn's g2-g4 in photos from a hand (the knight on g1 in front of g2).
+        Why mixed: from White's side at 35 degrees from a hand, a black pawn h7-h6 covered
+        0.48 of h7 and the white bishop on g5 0.28; neither alone hid it (VEIL_COVER), and
+        together they left a quarter of it to see: h7 changed by nothing, h7-h6 had to
+        change it, and h7-h5 was taken with e7-d6 kept open (two held-out engine games lost
+        at their 10th and 12th moves)."""
         was = self.looks(before, lean.far, squares)[0]
         now, far_front = self.looks(after, lean.far, squares)
-        return np.asarray((was == now) & (was > 0)
-                          & ((after[squares] == 0) | (far_front >= VEIL_COVER))
-                          & (front >= VEIL_MAYBE_SHARE))
+        alike = ((was == now) & (was > 0)
+                 & ((after[squares] == 0) | (far_front >= VEIL_COVER))
+                 & (front >= VEIL_MAYBE_SHARE))
+        seen = np.abs(self.mixed(before, lean.cover, squares)
+                      - self.mixed(after, lean.cover, squares)).sum(axis=1) / 2.0
+        return np.asarray(alike | ((seen <= MIX_SAME) & (after[squares] == 0)))
+
+    def mixed(self, codes: np.ndarray[Any, Any], cover: np.ndarray[Any, Any],
+              squares: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """The share of each of ``squares`` the camera sees empty, white and black with
+        ``codes`` on the board: every piece in front covers its share (together at most the
+        whole square), the square's own content the rest."""
+        size = cover.shape[1]
+        standing, share = in_front(cover, self.heights(codes[:size]), squares)
+        out = np.zeros((len(squares), 3))
+        if len(standing):
+            colours = codes[standing] >> 4
+            for c in (1, 2):
+                out[:, c] = share[colours == c].sum(axis=0)
+            total = out.sum(axis=1)
+            out /= np.maximum(total, 1.0)[:, None]
+        own = codes[squares] >> 4
+        out[np.arange(len(squares)), own] += 1.0 - out.sum(axis=1)
+        return out
 
     def seen_colours(self, squares: np.ndarray[Any, Any], lean: Lean | None
                      ) -> np.ndarray[Any, np.dtype[np.int64]]:
