@@ -63,6 +63,7 @@ VEIL_MAYBE_SHARE = 0.2  # a piece in front covering this share, off centre maybe
 VEIL_DOUBT = 1.0      # ... hides a candidate's square only so: the candidate pays this for it
 MIX_SAME = 0.3        # ... as does a square whose seen colours, all pieces' covers mixed, change
 #                       over at most this share of it (Decoder.mixed)
+CODES = 1 << 6        # piece codes are below this (kind | colour << 4: four colours, 0 empty)
 # a candidate's square that may look the same (Decoder._veiled)
 VEILED, VEILED_IF_SAME, VEILED_MAYBE = 1, 2, 3
 FIT_REACH = 3.0       # a close call: candidates this much (threshold units) past the lead ...
@@ -1225,7 +1226,7 @@ class Decoder:
         """The height class (an index into HEIGHTS, -1: no piece) of each piece code (a
         table by code, made once: this runs for every candidate of every decision)."""
         if self._height_table is None:
-            self._height_table = np.array([self._height_class(c) for c in range(1 << 6)],
+            self._height_table = np.array([self._height_class(c) for c in range(CODES)],
                                           dtype=np.int64)
         return np.asarray(self._height_table[codes], dtype=np.int64)
 
@@ -1629,19 +1630,17 @@ class Decoder:
 
     def mixed(self, codes: np.ndarray[Any, Any], cover: np.ndarray[Any, Any],
               squares: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-        """The share of each of ``squares`` the camera sees empty, white and black with
-        ``codes`` on the board: every piece in front covers its share (together at most the
-        whole square), the square's own content the rest."""
+        """The share of each of ``squares`` the camera sees of each colour (0 empty, then the
+        pieces' colours: a code's high bits) with ``codes`` on the board: every piece in front
+        covers its share (together at most the whole square), the square's own content the
+        rest."""
         size = cover.shape[1]
         standing, share = in_front(cover, self.heights(codes[:size]), squares)
-        out = np.zeros((len(squares), 3))
+        colours, own = codes[standing] >> 4, codes[squares] >> 4
+        out = np.zeros((len(squares), CODES >> 4))
         if len(standing):
-            colours = codes[standing] >> 4
-            for c in (1, 2):
-                out[:, c] = share[colours == c].sum(axis=0)
-            total = out.sum(axis=1)
-            out /= np.maximum(total, 1.0)[:, None]
-        own = codes[squares] >> 4
+            np.add.at(out.T, colours, share)
+            out /= np.maximum(out.sum(axis=1), 1.0)[:, None]
         out[np.arange(len(squares)), own] += 1.0 - out.sum(axis=1)
         return out
 
