@@ -63,7 +63,7 @@ VEIL_MAYBE_SHARE = 0.2  # a piece in front covering this share, off centre maybe
 VEIL_DOUBT = 1.0      # ... hides a candidate's square only so: the candidate pays this for it
 MIX_SAME = 0.3        # ... as does a square whose seen colours, all pieces' covers mixed, change
 #                       over at most this share of it (Decoder.mixed)
-CODES = 1 << 6        # piece codes are below this (kind | colour << 4: four colours, 0 empty)
+CODES = 1 << 6        # piece codes are below this (kind | colour << 4: colours 0, empty, to 3)
 # a candidate's square that may look the same (Decoder._veiled)
 VEILED, VEILED_IF_SAME, VEILED_MAYBE = 1, 2, 3
 FIT_REACH = 3.0       # a close call: candidates this much (threshold units) past the lead ...
@@ -259,11 +259,18 @@ def _reach(rows: np.ndarray[Any, Any], links: np.ndarray[Any, Any]
     Why not ``@``: a float product of a decision's size runs on OpenBLAS's threads, which
     spin while they wait, and on a busy machine (a Pi running the referee and its pages, the
     test suite) they took the CPU: the photo games' tests took 77 s of CPU, 44 s without."""
-    out = np.zeros((rows.shape[0], links.shape[1]), dtype=bool)
     n, s = np.nonzero(rows)
+    return _any_by_row(rows.shape[0], n, links[s])
+
+
+def _any_by_row(count: int, n: np.ndarray[Any, Any], links: np.ndarray[Any, Any]
+                ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """(count, t): for each row, whether any of the rows of ``links`` given to it (``n``,
+    ascending, one row number per row of ``links``) holds at ``t``."""
+    out = np.zeros((count, links.shape[1]), dtype=bool)
     if len(n):
         starts = np.flatnonzero(np.r_[True, n[1:] != n[:-1]])
-        out[n[starts]] = np.logical_or.reduceat(links[s], starts, axis=0)
+        out[n[starts]] = np.logical_or.reduceat(links, starts, axis=0)
     return out
 
 
@@ -396,17 +403,11 @@ class _Over:
               also: np.ndarray[Any, Any] | None = None) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """(n, size): the squares some piece of ``rows`` (default: all standing) is seen over
         by at least ``share`` (and where ``also``, (size, size), holds from its square)."""
-        out = np.zeros((self.rows, self.seen.shape[1]), dtype=bool)
         pick = np.ones(len(self.n), dtype=bool) if rows is None else rows[self.n, self.s]
-        if not pick.any():
-            return out
         links = self.seen[pick] >= share
         if also is not None:
             links &= also[self.s[pick]]
-        n = self.n[pick]
-        starts = np.flatnonzero(np.r_[True, n[1:] != n[:-1]])
-        out[n[starts]] = np.logical_or.reduceat(links, starts, axis=0)
-        return out
+        return _any_by_row(self.rows, self.n[pick], links)
 
 
 def _promo_rank(action: Action) -> int:
