@@ -1696,15 +1696,25 @@ class Tracker:
         judge: Decoder | None = None  # the best line's decoder
         readings: dict[tuple[int, int], tuple[Action, ...]] = {}
         self._readings = (len(self.game.played), readings)
+        now = np.asarray(occupancy_of(self.game.state, self.view.index))
         for branch, k, actions, line in self._open_lines():
             if decision.candidate is not None and not self._young(branch):
                 continue  # an old alternative only rescues a game no move explains
             decoder = self._trial(line)
-            trial = self._decide(decoder, change, agree, True, halo, pushed,
+            kept = self._kept_apart(now, line)
+            seen, moved = change, pushed
+            if kept:
+                seen, moved = change.copy(), pushed if pushed is None else pushed.copy()
+                seen[list(kept)] = 0.0
+                if moved is not None:
+                    moved[list(kept)] = 0.0
+            trial = self._decide(decoder, seen, agree, True, halo, moved,
                                  (self._reference, warped), sway)
             if trial.candidate is None or trial.candidate.squares & self._unseen:
                 continue
             readings[(branch.decided, k)] = trial.candidate.actions
+            if kept:
+                trial = replace(trial, explained=trial.explained | kept)
             if best is None or trial.shown > best[2].shown:
                 best, judge = (branch, actions, trial), decoder
         if best is None or judge is None or decision.candidate is None:
@@ -1718,6 +1728,23 @@ class Tracker:
         if best[2].shown - decision.shown < need:
             return None
         return None if self._against_outlines(decision, best[2], judge, warped) else best
+
+    def _kept_apart(self, now: np.ndarray[Any, Any], line: Game) -> frozenset[int]:
+        """The squares the reference picture kept back (:meth:`_new_reference`: a change no
+        move of the game played explained) on which ``line`` puts another colour than the
+        game played (``now``, :func:`occupancy_of`): in that line, what changed there since
+        the reference is its own, earlier move (:meth:`_other_line`).
+
+        Why: a white bishop's d3-b1 seen from White's side at 35 degrees from a hand was
+        read d3-c4 (d3-b1 kept open); b1, at the board's edge, changed with no move of the
+        game played to explain it, and was kept back as a hand's. Two photos later the rook's
+        d6xd5 was refused for b1's change, in the game played and in the bishop's line alike,
+        and was missed when the line was switched to: the seventh held-out set's game 1,
+        lost at its 95th move of 115."""
+        if not self._dirty:
+            return frozenset()
+        other = np.asarray(occupancy_of(line.state, self.view.index))
+        return frozenset(i for i in self._dirty if i < len(now) and other[i] != now[i])
 
     def _against_outlines(self, decision: Decision, trial: Decision, judge: Decoder,
                           warped: Any) -> bool:

@@ -1212,6 +1212,21 @@ def test_photos_from_a_hand_a_piece_behind_a_taller_one_is_not_seen_over_the_squ
     assert _played_from_a_hand(moves, 0.0, 35.0, 16) == moves
 
 
+def test_photos_from_a_hand_a_square_kept_back_is_the_other_line_s_own() -> None:
+    """The seventh held-out set's game 1, an endgame from White's 45th move, a photo per
+    position from a hand at White's side, 35 degrees up. The white bishop's d3-b1 was read
+    d3-c4 (d3-b1 kept open); b1, at the board's edge, changed with no move of the game
+    played to explain it and was kept back in the reference picture as a hand's. Two photos
+    later the rook's d6xd5 was refused as a hand over b1, in the bishop's line too, and was
+    missed when that line was switched to (d6-d7 read with the next move). In a line that
+    puts another piece on a square kept back, what changed there is its own earlier move
+    (Tracker._kept_apart). Before: 6 of 8."""
+    fen = "8/8/R7/np1p4/pk1b2P1/3B4/2P2PK1/8 w - - 3 45"
+    moves = "a6d6 a4a3 c2c3 b4c3 d3b1 b5b4 d6d5 a5b3".split()
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=1, length=115, first=88)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 def test_photos_from_a_hand_a_line_that_needs_no_photo_missed() -> None:
     """La Bourdonnais-McDonnell 1834 (1. d4 d5 2. c4 dxc4 3. e3 e5 4. Bxc4 exd4), a photo per
     position from a hand at White's side, 35 degrees up. d7-d5 is taken for d7-d6 (the pawn
