@@ -73,6 +73,7 @@ FIT_MARGIN = 8        # ... single actions told apart when one's outlines miss t
 FIT_MARGIN_MOVED = 10  # ... (this many when the camera moved between the two pictures) ...
 FIT_SHARE = 0.6       # ... and at most this share of the next's
 FIT_FAVOUR = 5        # ... or fewer than the margin but this many: favoured (kept open)
+KEEP_LEAD = 1.5       # a photo's rival trailing by less (half a leaning square's most) stays open
 GUESS_RIVALS = 3      # a photo's close rivals (as long as the best) kept open with it taken
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
 SWAY_CHANGE = 250.0  # Lab change allowed a square per share of it pieces' outlines swept
@@ -890,12 +891,22 @@ class Decoder:
             # move, the bishop f1-e2 and the king e1-e2 (both behind the e3 bishop, seen from
             # Black's side) with the knight's h5-f4 were alike, and f2-f3 with it close (8.11
             # against 8.50): no move was read at all.
+            # Kept open too when it trails by less than KEEP_LEAD, the half credit of one
+            # leaning square that changed fully (LEAN_CREDIT): a low score's margin is a
+            # few tenths, and such a lead may be the camera's own move over one square.
+            # From a phone at White's side, 35 degrees, a knight's f6-d5 (4.00) led f6-d7
+            # (3.04) on half of d6's change, credited to its head: f6-d7 was not kept open
+            # and the bench's game 21 was lost at its 14th move (two photos later the
+            # queen's d8-c7 read 5.33 in f6-d7's line against 2.39).
+            keep = max(need, KEEP_LEAD)
             alike.update(k for k in unlike[:GUESS_RIVALS] if length[k] == length[top]
-                         and bare - float(score[k]) < need)
+                         and bare - float(score[k]) < keep)
             if favoured is not None and favoured != top and favoured in rivals:
                 alike.add(favoured)  # the outlines' choice (:meth:`_fitted`) stays open
+        else:
+            keep = need
         alternatives = tuple(cands[k] for k in rivals
-                             if k in alike and (bare - float(score[k]) < need
+                             if k in alike and (bare - float(score[k]) < keep
                                                 or k == favoured)
                              ) + cands[top].twins
         rivals = [k for k in rivals if k not in alike]

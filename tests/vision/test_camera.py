@@ -1227,6 +1227,22 @@ def test_photos_from_a_hand_a_square_kept_back_is_the_other_line_s_own() -> None
     assert [p.text for p in tracker.game.played] == moves
 
 
+def test_photos_from_a_phone_a_lead_of_half_a_leaning_square_keeps_the_rival_open() -> None:
+    """The bench's game 21 (a Sicilian) to White's 8th move, a photo per position from a
+    phone held less steadily (PHONE_SPREAD) at White's side, 35 degrees up. The black
+    knight's f6-d7 (d7 behind the d6 pawn) scored 3.04, and f6-d5 (d5 behind the e4 pawn)
+    4.00 on half of d6's change, credited to the knight's head: a lead past the margin, and
+    f6-d7 was not kept open. A photo's rival is kept open when it trails by less than
+    KEEP_LEAD (1.5, the half credit of a leaning square that changed fully): two photos
+    later the queen's d8-c7 scored 5.33 in f6-d7's line against 2.39 in the line played,
+    and the line was switched to it. Before: 13 of 16."""
+    moves = ("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 e7e6 g2g4 a7a6 g4g5 f6d7 h2h4 "
+             "d8c7").split()
+    tracker = _bench_photos_from(None, moves, 0.0, 35.0, game=21, length=90, first=0,
+                                 spread=V.PHONE_SPREAD)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 def test_photos_from_a_hand_a_line_that_needs_no_photo_missed() -> None:
     """La Bourdonnais-McDonnell 1834 (1. d4 d5 2. c4 dxc4 3. e3 e5 4. Bxc4 exd4), a photo per
     position from a hand at White's side, 35 degrees up. d7-d5 is taken for d7-d6 (the pawn
