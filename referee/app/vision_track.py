@@ -72,7 +72,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, overload
 
 import cv2
 import numpy as np
@@ -379,6 +379,26 @@ def _looked_alike(one: np.ndarray[Any, Any] | None, other: np.ndarray[Any, Any] 
     a, b = one - centre, other - centre
     cos = float(a @ b) / float(np.linalg.norm(a) * np.linalg.norm(b))
     return cos >= float(np.cos(np.deg2rad(NEARER_ANGLE)))
+
+
+@overload
+def _unchanged_on(change: np.ndarray[Any, Any], squares: frozenset[int]
+                  ) -> np.ndarray[Any, Any]: ...
+
+
+@overload
+def _unchanged_on(change: None, squares: frozenset[int]) -> None: ...
+
+
+def _unchanged_on(change: np.ndarray[Any, Any] | None, squares: frozenset[int]
+                  ) -> np.ndarray[Any, Any] | None:
+    """``change`` (per square; None stays None) with ``squares`` counted as unchanged: a
+    copy when there are any (:meth:`Tracker._kept_apart`)."""
+    if change is None or not squares:
+        return change
+    out = change.copy()
+    out[list(squares)] = 0.0
+    return out
 
 
 def _copy_square(dst: Any, src: Any, index: int) -> None:
@@ -1702,14 +1722,8 @@ class Tracker:
                 continue  # an old alternative only rescues a game no move explains
             decoder = self._trial(line)
             kept = self._kept_apart(now, line)
-            seen, moved = change, pushed
-            if kept:
-                seen, moved = change.copy(), pushed if pushed is None else pushed.copy()
-                seen[list(kept)] = 0.0
-                if moved is not None:
-                    moved[list(kept)] = 0.0
-            trial = self._decide(decoder, seen, agree, True, halo, moved,
-                                 (self._reference, warped), sway)
+            trial = self._decide(decoder, _unchanged_on(change, kept), agree, True, halo,
+                                 _unchanged_on(pushed, kept), (self._reference, warped), sway)
             if trial.candidate is None or trial.candidate.squares & self._unseen:
                 continue
             readings[(branch.decided, k)] = trial.candidate.actions
