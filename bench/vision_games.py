@@ -27,10 +27,12 @@ source package (``data/pgn``: Kasparov-Deep Blue 1997, Anastasian-Lewis 2016,
 Nepomniachtchi-Ding 2023, engine games; fetched once with pip into ``.cache/pgn``) and
 ``bench/data/engine-games.pgn`` (34 Stockfish games from ECO openings; its header says how
 they were made, ``bench/make_engine_games.py`` makes more that way). Held out, given by name:
-``bench/data/engine-games-held-out-8.pgn`` (24 more, seed 8123, made 2026-12-01 before that
-session's tuning, run once with the code of its day, totals only) has never been looked at
-game by game: give it to measure on games held out.
+``bench/data/engine-games-held-out-9.pgn`` (24 more, seed 9157, made 2026-12-01 before the
+thirtieth session's tuning, never run) has never been looked at: give it to measure on games
+held out.
 The earlier held-out sets have all been tuned on since (docs/vision.md):
+``bench/data/engine-games-held-out-8.pgn`` (24, seed 8123, run once as held out with the code
+of its day) had its losses read game by game in the thirtieth session,
 ``bench/data/engine-games-held-out-7.pgn`` (24, seed 7109, run once as held out with the code
 of its day) had its losses read game by game in the twenty-ninth session,
 ``bench/data/engine-games-held-out-6.pgn`` (24, seed 6073, run once as held out with the code
