@@ -78,6 +78,8 @@ import cv2
 import numpy as np
 
 from referee.app.vision_decoder import (
+    FIT_MARGIN_MOVED,
+    FIT_SHARE,
     HEIGHTS,
     LEAN_COVER,
     MAX_CHANGED,
@@ -399,6 +401,21 @@ def _unchanged_on(change: np.ndarray[Any, Any] | None, squares: frozenset[int]
     out = change.copy()
     out[list(squares)] = 0.0
     return out
+
+
+def _outlines_back(mine: int, other: int) -> bool:
+    """Whether the pieces' outlines back a switch to another line whose reading misses
+    ``other`` cells of the change against the game played's ``mine``
+    (:meth:`Tracker._outline_misses`): FIT_MARGIN_MOVED cells fewer, and at most FIT_SHARE
+    of them, as they settle a close call between a photo's moves (``Decoder._fitted``).
+
+    Why: seen from the h-file's side at 50 degrees from a hand, a black queen's e5-d5
+    (toward the camera's far side, along its line of sight) was read e5-c5 (8.28 against
+    7.64, e5-d5 kept open); two photos later her d5-d4 scored 13.14 in that line against
+    11.64 for c5-d4 in the game played, a lead under SWITCH_MARGIN's 2.63, while the
+    outlines missed 15 cells for d5-d4 and 72 for c5-d4: the eighth held-out set's game 14,
+    lost at its 124th move of 130."""
+    return mine - other >= FIT_MARGIN_MOVED and other <= FIT_SHARE * mine
 
 
 def _copy_square(dst: Any, src: Any, index: int) -> None:
@@ -1695,7 +1712,8 @@ class Tracker:
         """A settled picture that an open branch's alternative explains better than the game
         played: no move of the game explains it (a knight g8-f6 taken for the pawn f7-f6,
         both hidden behind the g7 and f6 pawns, and now the knight goes on to h5), or an
-        alternative line by a clear lead, or, from photos, as well with fewer actions: one
+        alternative line by a clear lead (any lead, the pieces' outlines backing it:
+        :func:`_outlines_back`), or, from photos, as well with fewer actions: one
         photo per position, the line played needs a photo missed to explain this one and the
         other does not (La Bourdonnais-McDonnell 1834 from White's side at 35 degrees from a
         hand: d7-d5 taken for d7-d6, d7-d5 kept open; two photos later d5xc4 was explained in
@@ -1739,9 +1757,13 @@ class Tracker:
         shorter = self.stills and other is not None and len(other.actions) < len(
             decision.candidate.actions)
         need = 0.0 if shorter else lead_needed(best[2].shown, SWITCH_MARGIN)
-        if best[2].shown - decision.shown < need:
+        lead = best[2].shown - decision.shown
+        if lead < need and lead <= 0:
             return None
-        return None if self._against_outlines(decision, best[2], judge, warped) else best
+        misses = self._outline_misses(decision, best[2], judge, warped)
+        if lead < need and (misses is None or not _outlines_back(*misses)):
+            return None
+        return None if misses is not None and misses[1] > misses[0] else best
 
     def _kept_apart(self, now: np.ndarray[Any, Any], line: Game) -> frozenset[int]:
         """The squares the reference picture kept back (:meth:`_new_reference`: a change no
@@ -1760,14 +1782,15 @@ class Tracker:
         other = np.asarray(occupancy_of(line.state, self.view.index))
         return frozenset(i for i in self._dirty if i < len(now) and other[i] != now[i])
 
-    def _against_outlines(self, decision: Decision, trial: Decision, judge: Decoder,
-                          warped: Any) -> bool:
-        """Whether the pieces' outlines speak against switching from the game played's
-        ``decision`` to another line's ``trial``, judged by that line's decoder ``judge``
-        (:meth:`_other_line`): both read a single action, not the same one, and the
-        other line's misses more cells of the change between the reference picture and
-        ``warped`` than the game played's, where the two disagree
-        (:func:`~referee.app.vision_decoder.outline_misses`).
+    def _outline_misses(self, decision: Decision, trial: Decision, judge: Decoder,
+                        warped: Any) -> tuple[int, int] | None:
+        """The cells of the change between the reference picture and ``warped`` that the
+        pieces' outlines miss for the game played's ``decision`` and for another line's
+        ``trial``, judged by that line's decoder ``judge``, where the two disagree
+        (:func:`~referee.app.vision_decoder.outline_misses`); None unless both read a single
+        action, not the same one (:meth:`_other_line`). The other line's missing more
+        speaks against switching to it; missing far fewer backs a switch its lead alone
+        would not make (:func:`_outlines_back`).
 
         Why: the lines are compared by their scores, each against its own position, and a
         line already wrong may explain a later move better by a square its error left: from
@@ -1788,11 +1811,11 @@ class Tracker:
         mine = decision.candidate
         if other is None or mine is None or len(other.actions) > 1 or len(mine.actions) > 1 \
                 or other.actions == mine.actions or self._lean() is None:
-            return False  # no single actions to compare, or no camera place to paint from
+            return None  # no single actions to compare, or no camera place to paint from
         seen = self._fit(self._reference, warped)()
         misses = outline_misses([self.decoder.outline_change(mine, seen),
                                  judge.outline_change(other, seen)], seen.changed)
-        return bool(misses[1] > misses[0])
+        return int(misses[0]), int(misses[1])
 
     def _transposed(self) -> list[str]:
         """Play the alternative the pieces' outlines preferred (:attr:`Branch.favoured`)
