@@ -27,10 +27,13 @@ source package (``data/pgn``: Kasparov-Deep Blue 1997, Anastasian-Lewis 2016,
 Nepomniachtchi-Ding 2023, engine games; fetched once with pip into ``.cache/pgn``) and
 ``bench/data/engine-games.pgn`` (34 Stockfish games from ECO openings; its header says how
 they were made, ``bench/make_engine_games.py`` makes more that way). Held out, given by name:
-``bench/data/engine-games-held-out-9.pgn`` (24 more, seed 9157, made 2026-12-01 before the
-thirtieth session's tuning, never run) has never been looked at: give it to measure on games
+``bench/data/engine-games-held-out-10.pgn`` (24 more, seed 10181, made 2026-12-02 at the
+thirty-first session's end, never run) has never been looked at: give it to measure on games
 held out.
-The earlier held-out sets have all been tuned on since (docs/vision.md):
+``bench/data/engine-games-held-out-9.pgn`` (24, seed 9157, made before the thirtieth
+session's tuning) was run once as held out with the code of the thirty-first session
+(2,686 of 2,686); its games are not read yet. The earlier held-out sets have all been tuned
+on since (docs/vision.md):
 ``bench/data/engine-games-held-out-8.pgn`` (24, seed 8123, run once as held out with the code
 of its day) had its losses read game by game in the thirtieth session,
 ``bench/data/engine-games-held-out-7.pgn`` (24, seed 7109, run once as held out with the code
