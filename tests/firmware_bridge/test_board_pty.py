@@ -41,7 +41,11 @@ def test_frames_written_one_byte_at_a_time(scripted: ScriptedBoard) -> None:
 def test_garbage_between_frames_and_unknown_types(scripted: ScriptedBoard) -> None:
     with _open(scripted) as sensor:
         assert isinstance(sensor.get(1.0), Occupied)
+        before = scripted.requests(proto.SNAPSHOT_REQUEST)
         scripted.write(b"\x13\x37\xff\xfe noise \x00\x00")
+        # the garbage asks for a snapshot, answered before e4 changes: had the answer come
+        # after, it would carry e4 itself (an Occupied, as a loaded machine once gave)
+        assert scripted.wait_request(proto.SNAPSHOT_REQUEST, before + 1)
         scripted.send(0x42, b"a message from a newer firmware")
         scripted.change(28, 1)  # e4
         ev = sensor.get(1.0)
