@@ -357,6 +357,13 @@ def outline_misses(changes: Sequence[OutlineChange], changed: np.ndarray[Any, An
                      for m, v in changes], dtype=np.int64)
 
 
+def outlines_tell(fewer: int, more: int, margin: int) -> bool:
+    """Whether outlines missing ``fewer`` cells (:func:`outline_misses`) tell their reading
+    from one missing ``more``: ``margin`` cells fewer, and at most FIT_SHARE of them (a
+    difference of a few cells says nothing when both miss many; :meth:`Decoder._fitted`)."""
+    return more - fewer >= margin and fewer <= FIT_SHARE * more
+
+
 def lead_needed(best: float, margin: float = MARGIN) -> float:
     """How far the best candidate scoring ``best`` must lead the next to be taken: ``margin``
     of its score (MARGIN; another line against the line played, SWITCH_MARGIN), and at least
@@ -1068,11 +1075,9 @@ class Decoder:
                                 seen.changed)
         ranked = np.argsort(missed, kind="stable")
         first, second = int(missed[ranked[0]]), int(missed[ranked[1]])
-        if first > FIT_SHARE * second:
-            return None, None
-        if second - first < margin:
-            return None, int(close[ranked[0]]) if second - first >= FIT_FAVOUR else None
-        return int(close[ranked[0]]), None
+        if outlines_tell(first, second, margin):
+            return int(close[ranked[0]]), None
+        return None, int(close[ranked[0]]) if outlines_tell(first, second, FIT_FAVOUR) else None
 
     def _painted_now(self, seen: Fit) -> np.ndarray[Any, np.dtype[np.int8]]:
         """:meth:`_painted` for the current position, seen from where the earlier picture

@@ -79,7 +79,6 @@ import numpy as np
 
 from referee.app.vision_decoder import (
     FIT_MARGIN_MOVED,
-    FIT_SHARE,
     HEIGHTS,
     LEAN_COVER,
     MAX_CHANGED,
@@ -99,6 +98,7 @@ from referee.app.vision_decoder import (
     lead_needed,
     occupancy_of,
     outline_misses,
+    outlines_tell,
     pieces_of,
     pushed_pair,
 )
@@ -401,21 +401,6 @@ def _unchanged_on(change: np.ndarray[Any, Any] | None, squares: frozenset[int]
     out = change.copy()
     out[list(squares)] = 0.0
     return out
-
-
-def _outlines_back(mine: int, other: int) -> bool:
-    """Whether the pieces' outlines back a switch to another line whose reading misses
-    ``other`` cells of the change against the game played's ``mine``
-    (:meth:`Tracker._outline_misses`): FIT_MARGIN_MOVED cells fewer, and at most FIT_SHARE
-    of them, as they settle a close call between a photo's moves (``Decoder._fitted``).
-
-    Why: seen from the h-file's side at 50 degrees from a hand, a black queen's e5-d5
-    (toward the camera's far side, along its line of sight) was read e5-c5 (8.28 against
-    7.64, e5-d5 kept open); two photos later her d5-d4 scored 13.14 in that line against
-    11.64 for c5-d4 in the game played, a lead under SWITCH_MARGIN's 2.63, while the
-    outlines missed 15 cells for d5-d4 and 72 for c5-d4: the eighth held-out set's game 14,
-    lost at its 124th move of 130."""
-    return mine - other >= FIT_MARGIN_MOVED and other <= FIT_SHARE * mine
 
 
 def _copy_square(dst: Any, src: Any, index: int) -> None:
@@ -1712,8 +1697,8 @@ class Tracker:
         """A settled picture that an open branch's alternative explains better than the game
         played: no move of the game explains it (a knight g8-f6 taken for the pawn f7-f6,
         both hidden behind the g7 and f6 pawns, and now the knight goes on to h5), or an
-        alternative line by a clear lead (any lead, the pieces' outlines backing it:
-        :func:`_outlines_back`), or, from photos, as well with fewer actions: one
+        alternative line by a clear lead (or any lead its outlines back: below), or, from
+        photos, as well with fewer actions: one
         photo per position, the line played needs a photo missed to explain this one and the
         other does not (La Bourdonnais-McDonnell 1834 from White's side at 35 degrees from a
         hand: d7-d5 taken for d7-d6, d7-d5 kept open; two photos later d5xc4 was explained in
@@ -1729,7 +1714,16 @@ class Tracker:
         empty), and the game was lost (32 of 81 moves). A switch the pictures call for leads
         by more of the score: a king e8-d7 taken for a knight's b8-d7, then e7-e6 scored
         6.04 in the king's line against 4.54 (a lead of 25 %; the test
-        test_watch_prints_the_line_the_camera_settles_on)."""
+        test_watch_prints_the_line_the_camera_settles_on).
+
+        Why any lead the outlines back: they tell a line's single action from the game
+        played's as they settle a photo's close call (:func:`outlines_tell`, the camera
+        having moved). Seen from the h-file's side at 50 degrees from a hand, a black queen's
+        e5-d5 (along the camera's line of sight) was read e5-c5 (8.28 against 7.64, e5-d5
+        kept open); two photos later her d5-d4 scored 13.14 in that line against 11.64 for
+        c5-d4 in the game played, a lead under SWITCH_MARGIN's 2.63, while the outlines
+        missed 15 cells for d5-d4 and 72 for c5-d4: the eighth held-out set's game 14, lost
+        at its 124th move of 130."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
         judge: Decoder | None = None  # the best line's decoder
         readings: dict[tuple[int, int], tuple[Action, ...]] = {}
@@ -1761,7 +1755,8 @@ class Tracker:
         if lead < need and lead <= 0:
             return None
         misses = self._outline_misses(decision, best[2], judge, warped)
-        if lead < need and (misses is None or not _outlines_back(*misses)):
+        if lead < need and (misses is None
+                            or not outlines_tell(misses[1], misses[0], FIT_MARGIN_MOVED)):
             return None
         return None if misses is not None and misses[1] > misses[0] else best
 
@@ -1790,7 +1785,7 @@ class Tracker:
         (:func:`~referee.app.vision_decoder.outline_misses`); None unless both read a single
         action, not the same one (:meth:`_other_line`). The other line's missing more
         speaks against switching to it; missing far fewer backs a switch its lead alone
-        would not make (:func:`_outlines_back`).
+        would not make (:func:`outlines_tell`).
 
         Why: the lines are compared by their scores, each against its own position, and a
         line already wrong may explain a later move better by a square its error left: from

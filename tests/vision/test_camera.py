@@ -1234,7 +1234,7 @@ def test_photos_from_a_hand_the_outlines_back_a_switch_under_the_margin() -> Non
     her d5-d4 scored 13.14 in that line against 11.64 for c5-d4, a lead under the switch's
     margin (2.63), and the game was lost at its 124th move. The outlines missed 15 cells
     for d5-d4 and 72 for c5-d4: a lead they back so clearly switches the line
-    (vision_track._outlines_back). Before: 13 of 20."""
+    (Tracker._other_line, vision_decoder.outlines_tell). Before: 13 of 20."""
     fen = "2Q5/5p2/5p2/p4P2/P5k1/1K6/8/1q6 w - - 1 56"
     moves = ("b3a3 b1a1 a3b3 a1b1 b3a3 b1b4 a3a2 b4a4 a2b1 a4e4 b1a1 e4e5 a1a2 e5d5 a2a1 "
              "d5d4 a1b1 d4d1 b1b2 d1d2").split()
