@@ -1862,7 +1862,16 @@ class Tracker:
         which no one photo says clearly and a phone in the hand says again from another
         place each time. A camera on a stand says the same thing again from the same place:
         its photos add nothing to one another, and a square the classifier misreads (a dark
-        piece on a dark square) would add up to a wrong switch."""
+        piece on a dark square) would add up to a wrong switch.
+
+        Why a tie goes to the younger branch: two lines that have come to the same position
+        get the same evidence from every photo since the younger branch, and differ only in
+        what the older one gathered before it, against the record the younger one keeps. From
+        a hand at White's side, 35 degrees, a rook's a6-a5 was read right (a6-a4 kept open),
+        and three moves later its a5-a6 read a5-d5 (a5-a6 kept open, and a4-a6 in the older
+        line): both lines put the rook back on a6, the older had gathered nothing, and the
+        first found (the older) was taken, a6-a4 in the record (the tenth held-out set's game
+        11, lost at its 103rd move of 130)."""
         lean = self._lean()
         if lean is None:
             return []
@@ -1883,8 +1892,9 @@ class Tracker:
             total = self._evidence.get((branch.decided, k), 0.0) + float(
                 np.sum(agree[seen, other[seen]] - agree[seen, now[seen]]))
             self._evidence[(branch.decided, k)] = total
-            if total >= LINE_EVIDENCE and (best is None or total > best[2]):
-                best = (branch, actions, total)
+            if total >= LINE_EVIDENCE and (best is None or total > best[2] or (
+                    total == best[2] and branch.decided > best[0].decided)):
+                best = (branch, actions, total)  # a tie: the line that takes back less
         self._evidence = {key: v for key, v in self._evidence.items() if key in keys}
         if best is None:
             return []

@@ -1242,6 +1242,20 @@ def test_photos_from_a_hand_the_outlines_back_a_switch_under_the_margin() -> Non
     assert [p.text for p in tracker.game.played] == moves
 
 
+def test_photos_from_a_hand_lines_in_the_same_position_take_back_the_least() -> None:
+    """The tenth held-out set's game 11, a rook's endgame from White's 50th move, a photo per
+    position from a hand at White's side, 35 degrees up. The black rook's a6-a5 was read
+    right, a6-a4 kept open; three moves later its a5-a6 was read a5-d5, a5-a6 kept open, and
+    a4-a6 in the older line. The next photo showed the rook on a6: both lines put it there
+    with the same evidence (the older had gathered none), and the first found, the older,
+    was switched to (a6-a4 in the record). A tie goes to the line that takes back less
+    (Tracker._classified_line). Before: 4 of 12."""
+    fen = "R7/4N1pk/3n1p2/4p3/p2r3p/4K2P/2P3P1/8 w - - 0 50"
+    moves = "a8a7 d6b5 a7a6 a4a3 a6a5 b5d6 e3f3 d6c4 a5a6 e5e4 f3e2 d4d2".split()
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=98)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 def test_photos_from_a_phone_a_lead_of_half_a_leaning_square_keeps_the_rival_open() -> None:
     """The bench's game 21 (a Sicilian) to White's 8th move, a photo per position from a
     phone held less steadily (PHONE_SPREAD) at White's side, 35 degrees up. The black
