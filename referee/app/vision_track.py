@@ -1868,7 +1868,7 @@ class Tracker:
         get the same evidence from every photo since the younger branch, and differ only in
         what the older one gathered before it, against the record the younger one keeps. From
         a hand at White's side, 35 degrees, a rook's a6-a5 was read right (a6-a4 kept open),
-        and three moves later its a5-a6 read a5-d5 (a5-a6 kept open, and a4-a6 in the older
+        and four photos later its a5-a6 read a5-d5 (a5-a6 kept open, and a4-a6 in the older
         line): both lines put the rook back on a6, the older had gathered nothing, and the
         first found (the older) was taken, a6-a4 in the record (the tenth held-out set's game
         11, lost at its 103rd move of 130)."""

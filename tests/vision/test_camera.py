@@ -1245,7 +1245,7 @@ def test_photos_from_a_hand_the_outlines_back_a_switch_under_the_margin() -> Non
 def test_photos_from_a_hand_lines_in_the_same_position_take_back_the_least() -> None:
     """The tenth held-out set's game 11, a rook's endgame from White's 50th move, a photo per
     position from a hand at White's side, 35 degrees up. The black rook's a6-a5 was read
-    right, a6-a4 kept open; three moves later its a5-a6 was read a5-d5, a5-a6 kept open, and
+    right, a6-a4 kept open; four photos later its a5-a6 was read a5-d5, a5-a6 kept open, and
     a4-a6 in the older line. The next photo showed the rook on a6: both lines put it there
     with the same evidence (the older had gathered none), and the first found, the older,
     was switched to (a6-a4 in the record). A tie goes to the line that takes back less
