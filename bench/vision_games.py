@@ -31,7 +31,8 @@ they were made, ``bench/make_engine_games.py`` makes more that way). Held out, g
 thirty-second session's end, never run) has never been looked at: give it to measure on
 games held out.
 ``bench/data/engine-games-held-out-11.pgn`` (24, seed 11197) was run once as held out with
-the code of the thirty-second session's end (2,625 of 2,911); its games are not read yet;
+the code of the thirty-second session's end (2,625 of 2,911); its game 19 is traced, the
+others are not read yet;
 ``bench/data/engine-games-held-out-10.pgn`` (24, seed 10181, made at the thirty-first
 session's end) was run once as held out with that code (2,485 of 2,666) at the
 thirty-second session's start, and its losses read game by game then;
