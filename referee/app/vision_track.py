@@ -1723,7 +1723,15 @@ class Tracker:
         kept open); two photos later her d5-d4 scored 13.14 in that line against 11.64 for
         c5-d4 in the game played, a lead under SWITCH_MARGIN's 2.63, while the outlines
         missed 15 cells for d5-d4 and 72 for c5-d4: the eighth held-out set's game 14, lost
-        at its 124th move of 130."""
+        at its 124th move of 130.
+
+        Why a tie goes to the younger branch, as in :meth:`_classified_line`: lines that have
+        come to the same position read every photo since alike. From a hand at White's side,
+        35 degrees, c2-c4 was kept open against c2-c3 and both went on with b4xc3 (en
+        passant in one); three moves later a bishop's d3-b1, kept open, and c2-c4's line,
+        going on with d3-b1 too, explained a photo as well, and the first found (the older)
+        took c2-c4 into the record (the seventh held-out set's game 1, seen while trying a
+        rule not kept: docs/vision.md)."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
         judge: Decoder | None = None  # the best line's decoder
         readings: dict[tuple[int, int], tuple[Action, ...]] = {}
@@ -1741,7 +1749,8 @@ class Tracker:
             readings[(branch.decided, k)] = trial.candidate.actions
             if kept:
                 trial = replace(trial, explained=trial.explained | kept)
-            if best is None or trial.shown > best[2].shown:
+            if best is None or trial.shown > best[2].shown or (
+                    trial.shown == best[2].shown and branch.decided > best[0].decided):
                 best, judge = (branch, actions, trial), decoder
         if best is None or judge is None or decision.candidate is None:
             return best
@@ -1871,15 +1880,25 @@ class Tracker:
         and four photos later its a5-a6 read a5-d5 (a5-a6 kept open, and a4-a6 in the older
         line): both lines put the rook back on a6, the older had gathered nothing, and the
         first found (the older) was taken, a6-a4 in the record (the tenth held-out set's game
-        11, lost at its 103rd move of 130)."""
+        11, lost at its 103rd move of 130).
+
+        Why a tie within the branch keeps the tied alternatives open: they differ only on
+        squares no photo since has shown plainly, and the photos have said only that the
+        line played is wrong, not which of them is right. From a hand at White's side, 35
+        degrees, a knight's f6-d7 was read g6-f5 (3.68), with f6-d5, f6-d7 and d4-f5 kept
+        open; the next photo showed f5 and g6 unchanged, 1.57 for f6-d5 and f6-d7 alike (d5
+        and d7 behind the pieces in front), and the first, f6-d5, was taken and the others
+        dropped (the eleventh held-out set's game 11, lost at its 36th move of 130). Kept
+        open against it, f6-d7 was switched to three photos later, d7 seen."""
         lean = self._lean()
         if lean is None:
             return []
         index = self.view.index
         now = np.asarray(occupancy_of(self.game.state, index))[:64]
         plain_now = self._plain(self.game, lean)
-        best: tuple[Branch, tuple[Action, ...], float] | None = None
+        best: tuple[Branch, int, tuple[Action, ...], float] | None = None
         keys = set()
+        totals: dict[tuple[int, int], float] = {}  # this photo's
         for branch, k, actions, line in self._open_lines():
             if not self._young(branch):
                 continue
@@ -1891,15 +1910,22 @@ class Tracker:
             seen = differ[plain_now[differ] & self._plain(line, lean)[differ]]
             total = self._evidence.get((branch.decided, k), 0.0) + float(
                 np.sum(agree[seen, other[seen]] - agree[seen, now[seen]]))
-            self._evidence[(branch.decided, k)] = total
-            if total >= LINE_EVIDENCE and (best is None or total > best[2] or (
-                    total == best[2] and branch.decided > best[0].decided)):
-                best = (branch, actions, total)  # a tie: the line that takes back less
+            self._evidence[(branch.decided, k)] = totals[(branch.decided, k)] = total
+            if total >= LINE_EVIDENCE and (best is None or total > best[3] or (
+                    total == best[3] and branch.decided > best[0].decided)):
+                best = (branch, k, actions, total)  # a tie: the line that takes back less
         self._evidence = {key: v for key, v in self._evidence.items() if key in keys}
         if best is None:
             return []
+        branch, k, actions, total = best
+        tied = tuple(other for j, other in enumerate(branch.alternatives)
+                     if j != k and totals.get((branch.decided, j)) == total)
         self._evidence.clear()
-        return self._take_line(best[0], best[1])
+        taken = self._take_line(branch, actions)
+        if tied:  # kept open against the line taken (a branch of the same decision)
+            self._branches.append(Branch(branch.ply, len(branch.alternatives[k]), tied,
+                                         branch.decided))
+        return taken
 
     def _plain(self, game: Game, lean: Lean) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """(64,): the squares no piece in front covers LEAN_COVER of in ``game``'s position,

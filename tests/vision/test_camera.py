@@ -824,6 +824,35 @@ def test_a_transposition_takes_the_reading_the_outlines_preferred() -> None:
         assert tracker._waiting == [] and tracker._branches == []
 
 
+def test_lines_in_the_same_position_read_alike_take_back_the_least(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """1.d4 d5 2.Nc3 played, with 1.Nf3 kept open (its line going on with 1...d5 2.d4, as a
+    line does with its own readings) and, later, 2.Nf3: two open lines in the same position.
+    They read a photo alike, and the switch to a better reading (Tracker._other_line) takes
+    the younger branch, the line that takes back less, as a tie of the photos' evidence does
+    (Tracker._classified_line). Before, the first found: the older."""
+    from referee.app import vision_decoder as D
+
+    tracker = Tracker(V.camera_corners(V.orbit_camera(0.0, 35.0)), stills=True)
+    game = tracker.game
+    for move in ("d2d4", "d7d5", "b1c3"):
+        game.play(move)
+    older = D.Branch(0, 1, ((game.parse("g1f3"),),), 1)
+    younger = D.Branch(2, 1, ((game.parse("g1f3"),),), 3)
+    lines = []
+    for branch, actions in ((older, ("g1f3", "d7d5", "d2d4")),
+                            (younger, ("d2d4", "d7d5", "g1f3"))):
+        line = V.game_from(None)
+        played = tuple(line.play(text).action for text in actions)
+        lines.append((branch, 0, played[branch.ply:], line))
+    reading = D.Decoder(lines[0][3]).candidates()[0]
+    monkeypatch.setattr(tracker, "_open_lines", lambda: iter(lines))
+    monkeypatch.setattr(tracker, "_decide", lambda *args: D.Decision(reading, 9.0, 2))
+    monkeypatch.setattr(tracker, "_kept_apart", lambda now, line: frozenset())
+    best = tracker._other_line(None, np.zeros(64), np.zeros((64, 3)), D.Decision(None, 0.0, 2))
+    assert best is not None and best[0] is younger
+
+
 def test_photos_from_a_hand_no_switch_to_a_line_the_outlines_are_against() -> None:
     """An engine game (the third held-out set's game 11, Queen's Gambit Accepted) to Black's
     11th move, a photo per position from a hand at White's side, 35 degrees up. The black
@@ -1253,6 +1282,20 @@ def test_photos_from_a_hand_lines_in_the_same_position_take_back_the_least() -> 
     fen = "R7/4N1pk/3n1p2/4p3/p2r3p/4K2P/2P3P1/8 w - - 0 50"
     moves = "a8a7 d6b5 a7a6 a4a3 a6a5 b5d6 e3f3 d6c4 a5a6 e5e4 f3e2 d4d2".split()
     tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=98)
+    assert [p.text for p in tracker.game.played] == moves
+
+
+def test_photos_from_a_hand_alternatives_the_photos_tie_stay_open() -> None:
+    """The eleventh held-out set's game 11 from White's 16th move, a photo per position from
+    a hand at White's side, 35 degrees up. The black knight's f6-d7 was read g6-f5, f6-d5,
+    f6-d7 and d4-f5 kept open; the next photo gave f6-d5's line and f6-d7's the same evidence
+    (f5 and g6 in plain sight, d5 and d7 behind the pieces in front) and the first, f6-d5,
+    was taken, the others dropped. A tie keeps the tied alternatives open against the line
+    taken (Tracker._classified_line): three photos later d7 is seen and f6-d7 switched to.
+    Before: 5 of 11."""
+    fen = "1r1q1r1k/5ppp/p1np1nb1/1p2p3/4P1P1/PBNP1N1P/1PPQ1P2/R4RK1 w - - 5 16"
+    moves = "f3h4 c6d4 f2f4 e5f4 d2f4 f6d7 f4f2 b5b4 a3b4 d4b3 a1a3".split()
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=30)
     assert [p.text for p in tracker.game.played] == moves
 
 
