@@ -27,12 +27,14 @@ source package (``data/pgn``: Kasparov-Deep Blue 1997, Anastasian-Lewis 2016,
 Nepomniachtchi-Ding 2023, engine games; fetched once with pip into ``.cache/pgn``) and
 ``bench/data/engine-games.pgn`` (34 Stockfish games from ECO openings; its header says how
 they were made, ``bench/make_engine_games.py`` makes more that way). Held out, given by name:
-``bench/data/engine-games-held-out-12.pgn`` (24 more, seed 12211, made 2026-12-02 at the
-thirty-second session's end, never run) has never been looked at: give it to measure on
-games held out.
+``bench/data/engine-games-held-out-13.pgn`` (24 more, seed 13241, made 2026-12-02 in the
+thirty-third session, never run) has never been looked at: give it to measure on games held
+out.
+``bench/data/engine-games-held-out-12.pgn`` (24, seed 12211) was run once as held out with
+the code of the thirty-third session (2,675 of 2,776); its game 11 is not read yet;
 ``bench/data/engine-games-held-out-11.pgn`` (24, seed 11197) was run once as held out with
-the code of the thirty-second session's end (2,625 of 2,911); its game 19 is traced, the
-others are not read yet;
+the code of the thirty-second session's end (2,625 of 2,911), and its losses read game by
+game in the thirty-third;
 ``bench/data/engine-games-held-out-10.pgn`` (24, seed 10181, made at the thirty-first
 session's end) was run once as held out with that code (2,485 of 2,666) at the
 thirty-second session's start, and its losses read game by game then;
