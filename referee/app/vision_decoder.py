@@ -150,6 +150,8 @@ class Branch:
     decided: int
     #: the alternative the pieces' outlines preferred (:attr:`Decision.favoured`), if any
     favoured: tuple[Action, ...] | None = None
+    #: the outlines settled the call for the reading taken (:meth:`Decoder._fitted`)
+    settled: bool = False
 
 
 @dataclass(frozen=True)
@@ -833,6 +835,21 @@ class Decoder:
             score, favoured = self._fitted(cands, score, length, fit)
         order = [int(k) for k in np.argsort(-score, kind="stable")]
         top = order[0]
+        # A photo, one per position: a sequence means a photo missed, and is read only when it
+        # leads every shorter candidate by the margin; a shorter one within it is the reading,
+        # the sequence kept open (``demoted``). From a hand at White's side, 35 degrees, after
+        # e7-e5 (behind the e4 pawn) the pawn's a7-a5 scored 8.37 and a7-a5 with the knight's
+        # f3xe5 8.97, e5 changed as the e4 pawn's outline swayed over it: no move was read,
+        # and a line kept open (e7-e6) explained the photo with a7-a5 and a phantom e4-e5 and
+        # was taken (the twelfth held-out set's game 11, lost at its 12th move of 112).
+        demoted: int | None = None
+        if self.guess and length[top] > 1:
+            close = lead_needed(float(score[top]))
+            shorter = next((k for k in order[1:] if length[k] < length[top]
+                            and float(score[top] - score[k]) < close), None)
+            if shorter is not None:
+                demoted, top = top, shorter
+                order = [top] + [k for k in order if k != top]
         best_score = float(score[top])
         # The runner-up is the best explanation of another picture: a longer sequence that
         # leaves the same picture (a move, then a capture attempt the rules turned down while
@@ -851,7 +868,8 @@ class Decoder:
         # h6-f5 at 12.63, from a hand at White's side, 35 degrees).
         penalty = PAIR_PENALTY_PHOTOS if self.guess else PAIR_PENALTY
         mine = set(cands[top].actions)
-        rivals = [k for k in order[1:] if not np.array_equal(colour[k], colour[top])
+        rivals = [k for k in order[1:] if k != demoted
+                  and not np.array_equal(colour[k], colour[top])
                   and not (length[k] > length[top]
                            and not np.any(mask[k] & ~seconded[k] & ~covered & ~phantom[k]))
                   and not (length[k] > length[top] and mine <= set(cands[k].actions)
@@ -923,6 +941,8 @@ class Decoder:
                              if k in alike and (bare - float(score[k]) < keep
                                                 or k == favoured)
                              ) + cands[top].twins
+        if demoted is not None:
+            alternatives += (cands[demoted],)
         rivals = [k for k in rivals if k not in alike]
         runner = float(score[rivals[0]]) if rivals else 0.0
         cand = cands[top]

@@ -1631,12 +1631,13 @@ class Tracker:
         done = [Recognised(text, self.frames - 1, decision.score)
                 for text in replayed + self.decoder.accept(cand)]
         self._decided(ply, cand, () if read else decision.alternatives,
-                      None if read else decision.favoured)
+                      None if read else decision.favoured,
+                      decision.evidence is not None and decision.evidence < decision.score)
         self._learn_empty(warped)
         return done
 
     def _decided(self, ply: int, cand: Candidate, alternatives: tuple[Candidate, ...],
-                 favoured: Candidate | None = None) -> None:
+                 favoured: Candidate | None = None, settled: bool = False) -> None:
         """Count an accepted decision (played from ``ply`` actions on); keep its alternatives
         (:class:`Branch`; ``favoured``: the one the outlines preferred) and those of the last
         RESCUE_DEPTH decisions (past BRANCH_DEPTH only to rescue, :meth:`_young`), each line
@@ -1654,7 +1655,8 @@ class Tracker:
             self._branches.append(Branch(ply, len(cand.actions),
                                          tuple(c.actions for c in alternatives),
                                          self._decisions,
-                                         None if favoured is None else favoured.actions))
+                                         None if favoured is None else favoured.actions,
+                                         settled))
 
     def _diverge(self, ply: int) -> None:
         """After the game played a decision from ``ply`` actions on: an open alternative's
@@ -1731,7 +1733,29 @@ class Tracker:
         passant in one); three moves later a bishop's d3-b1, kept open, and c2-c4's line,
         going on with d3-b1 too, explained a photo as well, and the first found (the older)
         took c2-c4 into the record (the seventh held-out set's game 1, seen while trying a
-        rule not kept: docs/vision.md)."""
+        rule not kept: docs/vision.md).
+
+        Why a line's own reading is kept (for :meth:`_diverge`) only when the game's does not
+        lead it by a clear switch's lead (SWITCH_MARGIN of the game's score): a line whose
+        reading of a photo the game's refutes so is wrong there, and going on with it, it
+        gathers one photo's lead later. From a hand at White's side, 35 degrees, a bishop's
+        c8-b7 was read right (c7-b7 kept open); three moves later the rook's a8-d8 (18.86)
+        cannot be played in c7-b7's line (the bishop still on c8), which went on with b7-d7
+        (8.70); two photos later the rook's d8-d7 scored 5.55 and the bishop's d7-c7 in that
+        line 7.84, and the line was taken (the twelfth held-out set's game 11, lost at its
+        42nd move of 112).
+
+        Why a line reading the same action as the game played is passed over when the
+        outlines settled the branch for the reading taken (:attr:`Branch.settled`): the two
+        readings of one action differ only by what the lines had on its squares before, a
+        weaker sign than the outlines' cell by cell. Seen from the h-file's side at 50
+        degrees from a hand, the pawn's c3-c4 (5.88) was raised by the outlines over c3xb4
+        (6.99), kept open; three photos later the knight's b6xc4 scored 4.95 and, as b6-c4
+        in c3xb4's line, 6.45 (its head over b4, where that line had a white pawn), a lead
+        past SWITCH_MARGIN, and the line was switched to (the eleventh held-out set's game
+        19, lost at its 39th move of 130). Only then: a switch on the same action is often
+        how a move hidden earlier is told (docs/vision.md, *Readings kept open until the
+        photos tell them apart*)."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
         judge: Decoder | None = None  # the best line's decoder
         readings: dict[tuple[int, int], tuple[Action, ...]] = {}
@@ -1746,7 +1770,12 @@ class Tracker:
                                  _unchanged_on(pushed, kept), (self._reference, warped), sway)
             if trial.candidate is None or trial.candidate.squares & self._unseen:
                 continue
-            readings[(branch.decided, k)] = trial.candidate.actions
+            if branch.settled and decision.candidate is not None and (
+                    trial.candidate.actions == decision.candidate.actions):
+                continue  # the same action: no evidence against the outlines' choice
+            if decision.candidate is None or decision.shown - trial.shown < lead_needed(
+                    decision.shown, SWITCH_MARGIN):
+                readings[(branch.decided, k)] = trial.candidate.actions
             if kept:
                 trial = replace(trial, explained=trial.explained | kept)
             if best is None or trial.shown > best[2].shown or (
@@ -1889,7 +1918,16 @@ class Tracker:
         open; the next photo showed f5 and g6 unchanged, 1.57 for f6-d5 and f6-d7 alike (d5
         and d7 behind the pieces in front), and the first, f6-d5, was taken and the others
         dropped (the eleventh held-out set's game 11, lost at its 36th move of 130). Kept
-        open against it, f6-d7 was switched to three photos later, d7 seen."""
+        open against it, f6-d7 was switched to three photos later, d7 seen.
+
+        Why so are those of the branch that a move in this photo kept from its evidence, when
+        they put the same colours as the line taken on the squares its evidence came from:
+        the photo said nothing for or against them. From a hand at White's side, 35 degrees,
+        a knight's d7-e5 (both squares behind the pieces in front) was read c6xd5, with d7-e5
+        and c6-c5 kept open; two photos later d5, in plain sight, looked white, as in both
+        (+2.0 for each), but the bishop's h6-g4 changed e5: c6-c5's line alone was weighed,
+        taken, and d7-e5 dropped (the fifth held-out set's game 16, lost at its 34th move of
+        83)."""
         lean = self._lean()
         if lean is None:
             return []
@@ -1897,8 +1935,10 @@ class Tracker:
         now = np.asarray(occupancy_of(self.game.state, index))[:64]
         plain_now = self._plain(self.game, lean)
         best: tuple[Branch, int, tuple[Action, ...], float] | None = None
+        shown = np.empty(0, dtype=np.int64), now  # the best's squares seen, and its position
         keys = set()
         totals: dict[tuple[int, int], float] = {}  # this photo's
+        moved: dict[tuple[int, int], np.ndarray[Any, Any]] = {}  # lines a move here differs
         for branch, k, actions, line in self._open_lines():
             if not self._young(branch):
                 continue
@@ -1906,6 +1946,7 @@ class Tracker:
             other = np.asarray(occupancy_of(line.state, index))[:64]
             differ = np.flatnonzero(other != now)
             if not len(differ) or bool(np.any(change[differ] > tau)):
+                moved[(branch.decided, k)] = other
                 continue  # a move there: this photo's evidence is its decision's
             seen = differ[plain_now[differ] & self._plain(line, lean)[differ]]
             total = self._evidence.get((branch.decided, k), 0.0) + float(
@@ -1914,12 +1955,16 @@ class Tracker:
             if total >= LINE_EVIDENCE and (best is None or total > best[3] or (
                     total == best[3] and branch.decided > best[0].decided)):
                 best = (branch, k, actions, total)  # a tie: the line that takes back less
+                shown = seen, other
         self._evidence = {key: v for key, v in self._evidence.items() if key in keys}
         if best is None:
             return []
         branch, k, actions, total = best
+        seen, taken_at = shown
         tied = tuple(other for j, other in enumerate(branch.alternatives)
-                     if j != k and totals.get((branch.decided, j)) == total)
+                     if j != k and (totals.get((branch.decided, j)) == total or (
+                         (branch.decided, j) in moved and np.array_equal(
+                             moved[(branch.decided, j)][seen], taken_at[seen]))))
         self._evidence.clear()
         taken = self._take_line(branch, actions)
         if tied:  # kept open against the line taken (a branch of the same decision)

@@ -64,7 +64,8 @@ def test_crc_error_loses_no_change(scripted: ScriptedBoard) -> None:
         scripted.write(bytes(bad))
         ev = sensor.get(1.0)
         assert isinstance(ev, Occupied) and ev.squares == {"e3"}
-        assert scripted.requests(proto.SNAPSHOT_REQUEST) > before
+        # the board answers a request before counting it (ScriptedBoard._run): wait for it
+        assert scripted.wait_request(proto.SNAPSHOT_REQUEST, before + 1)
 
 
 def test_sequence_gap_triggers_resync(scripted: ScriptedBoard) -> None:
