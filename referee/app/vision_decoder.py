@@ -837,11 +837,12 @@ class Decoder:
         top = order[0]
         # A photo, one per position: a sequence means a photo missed, and is read only when it
         # leads every shorter candidate by the margin; a shorter one within it is the reading,
-        # the sequence kept open (``demoted``). From a hand at White's side, 35 degrees, after
-        # e7-e5 (behind the e4 pawn) the pawn's a7-a5 scored 8.37 and a7-a5 with the knight's
-        # f3xe5 8.97, e5 changed as the e4 pawn's outline swayed over it: no move was read,
-        # and a line kept open (e7-e6) explained the photo with a7-a5 and a phantom e4-e5 and
-        # was taken (the twelfth held-out set's game 11, lost at its 12th move of 112).
+        # the sequence kept open (``demoted``). From a hand at White's side, 35 degrees, two
+        # photos after e7-e5 (behind the e4 pawn; e7-e6 kept open) the pawn's a7-a5 scored 8.37
+        # and a7-a5 with the knight's f3xe5 8.97, e5 changed as the e4 pawn's outline swayed
+        # over it: no move was read, and e7-e6's line explained the photo with a7-a5 and a
+        # phantom e4-e5 and was taken (the twelfth held-out set's game 11, lost at its 12th
+        # move of 112).
         demoted: int | None = None
         if self.guess and length[top] > 1:
             close = lead_needed(float(score[top]))
