@@ -1639,7 +1639,8 @@ class Tracker:
     def _decided(self, ply: int, cand: Candidate, alternatives: tuple[Candidate, ...],
                  favoured: Candidate | None = None, settled: bool = False) -> None:
         """Count an accepted decision (played from ``ply`` actions on); keep its alternatives
-        (:class:`Branch`; ``favoured``: the one the outlines preferred) and those of the last
+        (:class:`Branch`; ``favoured``: the one the outlines preferred; ``settled``: the
+        outlines settled the call for ``cand``) and those of the last
         RESCUE_DEPTH decisions (past BRANCH_DEPTH only to rescue, :meth:`_young`), each line
         going on as it reads the photos (:meth:`_diverge`)."""
         self._diverge(ply)
