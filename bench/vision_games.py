@@ -31,7 +31,7 @@ they were made, ``bench/make_engine_games.py`` makes more that way). Held out, g
 thirty-fourth session, never run) has never been looked at: give it to measure on games held
 out.
 ``bench/data/engine-games-held-out-14.pgn`` (24, seed 14263) was run once as held out with
-the code of the thirty-fourth session's end (2,617 of 2,734; its losses not read);
+the code of the thirty-fourth session's end (2,617 of 2,734; its game 16 read);
 ``bench/data/engine-games-held-out-13.pgn`` (24, seed 13241) was run once as held out with
 the code of the thirty-fourth session (2,512 of 2,756; not tuned on yet, its losses read);
 ``bench/data/engine-games-held-out-12.pgn`` (24, seed 12211) was run once as held out with
