@@ -1632,7 +1632,7 @@ class Tracker:
                 for text in replayed + self.decoder.accept(cand)]
         self._decided(ply, cand, () if read else decision.alternatives,
                       None if read else decision.favoured,
-                      decision.evidence is not None and decision.evidence < decision.score)
+                      decision.shown < decision.score)
         self._learn_empty(warped)
         return done
 
@@ -1935,8 +1935,9 @@ class Tracker:
         index = self.view.index
         now = np.asarray(occupancy_of(self.game.state, index))[:64]
         plain_now = self._plain(self.game, lean)
-        best: tuple[Branch, int, tuple[Action, ...], float] | None = None
-        shown = np.empty(0, dtype=np.int64), now  # the best's squares seen, and its position
+        # (the best: its branch, place, actions, evidence, squares seen and position)
+        best: tuple[Branch, int, tuple[Action, ...], float, np.ndarray[Any, Any],
+                    np.ndarray[Any, Any]] | None = None
         keys = set()
         totals: dict[tuple[int, int], float] = {}  # this photo's
         moved: dict[tuple[int, int], np.ndarray[Any, Any]] = {}  # lines a move here differs
@@ -1953,15 +1954,14 @@ class Tracker:
             total = self._evidence.get((branch.decided, k), 0.0) + float(
                 np.sum(agree[seen, other[seen]] - agree[seen, now[seen]]))
             self._evidence[(branch.decided, k)] = totals[(branch.decided, k)] = total
+            # (a tie: the younger branch, the line that takes back less)
             if total >= LINE_EVIDENCE and (best is None or total > best[3] or (
                     total == best[3] and branch.decided > best[0].decided)):
-                best = (branch, k, actions, total)  # a tie: the line that takes back less
-                shown = seen, other
+                best = (branch, k, actions, total, seen, other)
         self._evidence = {key: v for key, v in self._evidence.items() if key in keys}
         if best is None:
             return []
-        branch, k, actions, total = best
-        seen, taken_at = shown
+        branch, k, actions, total, seen, taken_at = best
         tied = tuple(other for j, other in enumerate(branch.alternatives)
                      if j != k and (totals.get((branch.decided, j)) == total or (
                          (branch.decided, j) in moved and np.array_equal(
