@@ -162,12 +162,15 @@ class Halo:
     a piece of each of HEIGHTS on each square covers of each cell; ``sway``: how much of each
     cell those outlines moved over since the reference picture's view, or None (a camera
     that did not move); ``bare``: the share of each cell that looks like the table where no
-    piece is seen (NaN where the picture does not show it)."""
+    piece is seen (NaN where the picture does not show it); ``apart``: cells counted for no
+    candidate, as though a piece that stays were seen over them (two lines' readings of one
+    action compared on what both see alike: :meth:`Tracker._apart`), or None."""
 
     change: np.ndarray[Any, np.dtype[np.float64]]
     cover: np.ndarray[Any, np.dtype[np.float64]]
     sway: np.ndarray[Any, np.dtype[np.float64]] | None
     bare: np.ndarray[Any, np.dtype[np.float64]]
+    apart: np.ndarray[Any, np.dtype[np.bool_]] | None = None
 
 
 @dataclass(frozen=True)
@@ -1229,6 +1232,8 @@ class Decoder:
             rows, squares = np.nonzero(mine & (after == k))
             _add_rows(come, rows, halo.cover[k][squares])
         stay = seen_over[None, :] - left > 0.5  # cells a piece that stays is seen over
+        if halo.apart is not None:
+            stay = stay | halo.apart[None, :]
         change = self._halo_change(tau, halo, standing, gone, come, stay)
         look = self._halo_look(halo, gone, come, stay)
         out[some] = change + LOOK_WEIGHT * look

@@ -78,6 +78,7 @@ import cv2
 import numpy as np
 
 from referee.app.vision_decoder import (
+    BARE_SHARE,
     FIT_MARGIN_MOVED,
     HEIGHTS,
     LEAN_COVER,
@@ -401,6 +402,19 @@ def _unchanged_on(change: np.ndarray[Any, Any] | None, squares: frozenset[int]
     out = change.copy()
     out[list(squares)] = 0.0
     return out
+
+
+def _alike(decision: Decision, mine: Decision, theirs: Decision) -> float | None:
+    """Another line's reading of the action the game played reads (``decision``), as
+    compared with it where the table beyond the board is looked at as both lines see it
+    (:meth:`Tracker._apart`): the game played's score plus the lead of that line's reading
+    there (``theirs``) over the game played's (``mine``); None when either then reads
+    another action."""
+    cand = decision.candidate
+    if cand is None or mine.candidate is None or theirs.candidate is None or not (
+            mine.candidate.actions == theirs.candidate.actions == cand.actions):
+        return None
+    return decision.shown + theirs.shown - mine.shown
 
 
 def _copy_square(dst: Any, src: Any, index: int) -> None:
@@ -1756,8 +1770,11 @@ class Tracker:
         past SWITCH_MARGIN, and the line was switched to (the eleventh held-out set's game
         19, lost at its 39th move of 130). Only then: a switch on the same action is often
         how a move hidden earlier is told (docs/vision.md, *Readings kept open until the
-        photos tell them apart*)."""
+        photos tell them apart*); such a line is compared with the game played beyond the
+        board only where no piece the game played has and the line has not stands in front
+        (:meth:`_apart`)."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
+        shown = 0.0  # the best line's reading as compared with the game played's
         judge: Decoder | None = None  # the best line's decoder
         readings: dict[tuple[int, int], tuple[Action, ...]] = {}
         self._readings = (len(self.game.played), readings)
@@ -1771,17 +1788,31 @@ class Tracker:
                                  _unchanged_on(pushed, kept), (self._reference, warped), sway)
             if trial.candidate is None or trial.candidate.squares & self._unseen:
                 continue
-            if branch.settled and decision.candidate is not None and (
+            value = trial.shown
+            if decision.candidate is not None and (
                     trial.candidate.actions == decision.candidate.actions):
-                continue  # the same action: no evidence against the outlines' choice
-            if decision.candidate is None or decision.shown - trial.shown < lead_needed(
+                if branch.settled:
+                    continue  # the same action: no evidence against the outlines' choice
+                apart = None if halo is None else self._apart(halo, line,
+                                                              decision.candidate)
+                if apart is not None:
+                    mine = self._decide(self.decoder, change, agree, True, apart, pushed,
+                                        (self._reference, warped), sway)
+                    theirs = self._decide(decoder, _unchanged_on(change, kept), agree, True,
+                                          apart, _unchanged_on(pushed, kept),
+                                          (self._reference, warped), sway)
+                    alike = _alike(decision, mine, theirs)
+                    if alike is None:
+                        continue  # told apart only where one line has a piece, not the other
+                    value = alike
+            if decision.candidate is None or decision.shown - value < lead_needed(
                     decision.shown, SWITCH_MARGIN):
                 readings[(branch.decided, k)] = trial.candidate.actions
             if kept:
                 trial = replace(trial, explained=trial.explained | kept)
-            if best is None or trial.shown > best[2].shown or (
-                    trial.shown == best[2].shown and branch.decided > best[0].decided):
-                best, judge = (branch, actions, trial), decoder
+            if best is None or value > shown or (
+                    value == shown and branch.decided > best[0].decided):
+                best, judge, shown = (branch, actions, trial), decoder, value
         if best is None or judge is None or decision.candidate is None:
             return best
         # Photos, one per position: a line that explains this one with fewer actions than
@@ -1790,7 +1821,7 @@ class Tracker:
         shorter = self.stills and other is not None and len(other.actions) < len(
             decision.candidate.actions)
         need = 0.0 if shorter else lead_needed(best[2].shown, SWITCH_MARGIN)
-        lead = best[2].shown - decision.shown
+        lead = shown - decision.shown
         if lead < need and lead <= 0:
             return None
         misses = self._outline_misses(decision, best[2], judge, warped)
@@ -1798,6 +1829,57 @@ class Tracker:
                             or not outlines_tell(misses[1], misses[0], FIT_MARGIN_MOVED)):
             return None
         return None if misses is not None and misses[1] > misses[0] else best
+
+    def _apart(self, halo: Halo, line: Game, cand: Candidate) -> Halo | None:
+        """The table beyond the board as another ``line``'s reading of the game played's
+        action ``cand`` is compared with the game's (:meth:`_other_line`): ``halo`` with the
+        cells hidden (:attr:`Halo.apart`, counted for no candidate) that a piece of the game
+        played, on a square where ``line`` has another or none, is seen over and that do
+        not look like the table, or that its outline swept since the reference picture
+        (not those it is seen over that look like the table); None when the pieces ``cand``
+        moves are seen over none of them (nothing to hide).
+
+        Why: a cell beyond the board counts for a candidate only where no piece that stays
+        is seen over it, so a line without the piece in front counts what the game played
+        cannot, and takes the piece's own head, or the change its outline's sway made, for
+        the moved piece's. From a hand at White's side, 35 degrees, the pawn's c7-c6 was
+        read right and a knight's e7-c6 kept open; two moves later the rook's f8-e8 scored
+        4.54 in the line played, where the knight on e7 stands in front of e8's cells
+        beyond the board and swept them, and 7.98 in the knight's line, those cells' change
+        and look counted for the rook: a switch's lead (the thirteenth held-out set's game
+        11, lost at its 28th move of 130; compared so, 2.15 against 1.15). A phone's bishop
+        h6-f8 behind a rook on f7 lost so to the line with the rook on d8 (13.15 against
+        17.67, the phone bench's game 26 at its 38th move).
+
+        Why not the cells that piece is seen over that look like the table: they tell that
+        it is not there. A black rook's d8-d7 read d8-e8 (kept open): three photos later the
+        queen's e7-f6 left e8's cells beyond the board looking like the table, which the
+        line played, a rook on e8, does not explain and d8-d7's line does (the eleventh
+        held-out set's game 21,
+        test_photos_from_a_hand_a_rival_alike_within_keep_lead_stays_open)."""
+        size = halo.cover.shape[1]
+        mine = np.asarray(pieces_of(self.game.state, self.view.index), dtype=np.int64)[:size]
+        other = np.asarray(pieces_of(line.state, self.view.index), dtype=np.int64)[:size]
+        differ = np.flatnonzero((mine != other) & ~cand.mask[:size])
+        if not len(differ):
+            return None
+        hidden = np.zeros(halo.cover.shape[2], dtype=bool)
+        bare = np.nan_to_num(halo.bare, nan=0.0) >= BARE_SHARE
+        for square, k in zip(differ, self.decoder.heights(mine[differ]), strict=True):
+            if k >= 0:
+                over = halo.cover[k, square] >= LEAN_COVER
+                hidden |= over & ~bare
+                if halo.sway is not None:  # its outline swept them: their change, less its
+                    hidden |= (halo.sway[k, square] > 0) & ~(over & bare)  # sway, is its own
+        moved = np.flatnonzero(cand.mask[:size])
+        reach = np.zeros_like(hidden)
+        for codes in (mine, np.asarray(cand.pieces, dtype=np.int64)[:size]):
+            for square, k in zip(moved, self.decoder.heights(codes[moved]), strict=True):
+                if k >= 0:
+                    reach |= halo.cover[k, square] >= LEAN_COVER
+        if not (hidden & reach).any():
+            return None
+        return replace(halo, change=np.where(hidden, 0.0, halo.change), apart=hidden)
 
     def _kept_apart(self, now: np.ndarray[Any, Any], line: Game) -> frozenset[int]:
         """The squares the reference picture kept back (:meth:`_new_reference`: a change no

@@ -1382,6 +1382,36 @@ def test_photos_from_a_hand_the_same_action_in_another_line_leaves_the_outlines_
     assert [p.text for p in tracker.game.played] == moves
 
 
+def test_photos_from_a_hand_the_same_action_is_compared_where_no_piece_of_one_line_stands(
+        ) -> None:
+    """The thirteenth held-out set's game 11 from White's 14th move, a photo per position
+    from a hand at White's side, 35 degrees up. The pawn's c7-c6 was read right (the knight's
+    e7-c6 kept open); two photos later the rook's f8-e8 scored 4.54 in the line played,
+    where the knight on e7 stands in front of e8's cells beyond the board and its outline
+    swept them, and 7.98 in e7-c6's line, the cells' change and look counted for the rook,
+    and that line was switched to. Beyond the board, a line reading the same action is
+    compared where no piece the line played has and it has not stands (Tracker._apart).
+    Before: 1 of 8."""
+    fen = "r2q1rk1/ppp1npp1/3bbn1p/8/3P4/2NBBN1P/PP3PP1/R2Q1RK1 w - - 4 14"
+    moves = "a2a3 c7c6 f1e1 f8e8 f3e5 d6c7 d1c2 c7b6".split()
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=26)
+    assert [p.text for p in tracker.game.played] == moves
+
+
+def test_photos_from_a_phone_the_same_action_behind_a_piece_of_one_line_only() -> None:
+    """The bench's game 26 from White's 16th move, a photo per position from a phone held
+    less steadily (PHONE_SPREAD) at White's side, 35 degrees up. The rook's f8-f7 was read
+    right (f8-d8 kept open); three photos later the bishop's h6-f8 behind the rook on f7
+    scored 13.15 in the line played and 17.67 in f8-d8's line, where nothing stands in
+    front of f8's cells beyond the board, and that line was switched to (Tracker._apart).
+    Before: 7 of 12."""
+    fen = "2rqk2r/1B1pn1bp/5ppn/p1p5/Pp1pPB2/5NQ1/1PPN1PPP/R4K2 w k - 2 16"
+    moves = "b7c8 d8c8 d2c4 e8g8 f4h6 g7h6 g3d6 f8f7 c4a5 h6f8 a5b3 d4d3".split()
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=26, length=110, first=30,
+                                 spread=V.PHONE_SPREAD)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 def test_photos_from_a_phone_a_lead_of_half_a_leaning_square_keeps_the_rival_open() -> None:
     """The bench's game 21 (a Sicilian) to White's 8th move, a photo per position from a
     phone held less steadily (PHONE_SPREAD) at White's side, 35 degrees up. The black
