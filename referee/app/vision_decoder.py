@@ -879,18 +879,6 @@ class Decoder:
                   and not (length[k] > length[top] and mine <= set(cands[k].actions)
                            and unfitted[k] + penalty * (length[k] - length[top])
                            <= unfitted[top])]
-        # Nor, from photos, a longer sequence within the margin of the best (a photo missed,
-        # the rarer thing, as above): it is kept open (``behind``), the best read. From a
-        # hand at White's side, 45 degrees, after the black king's c4-c5 the rook's e6-c6
-        # scored 6.44 and e6-e4 with the pawn's c7-c6 6.26: no move was read, and the next
-        # photo's c5-d4 was read with the rook's move as the king's c4-d4, a ply short (the
-        # fourteenth held-out set's game 10, lost at its 114th move of 130).
-        behind: list[int] = []
-        if self.guess:
-            close = lead_needed(best_score)
-            behind = [k for k in rivals if length[k] > length[top]
-                      and best_score - float(score[k]) < close][:GUESS_RIVALS]
-            rivals = [k for k in rivals if k not in behind]
         # A rival that changes the same visible squares to the same colours differs only
         # where a piece in front hides the board (a black pawn f7-f6 or a knight g8-f6, seen
         # from White's side): no picture of this position tells them apart, a later one may
@@ -959,7 +947,6 @@ class Decoder:
                              ) + cands[top].twins
         if demoted is not None:
             alternatives += (cands[demoted],)
-        alternatives += tuple(cands[k] for k in behind)
         rivals = [k for k in rivals if k not in alike]
         runner = float(score[rivals[0]]) if rivals else 0.0
         cand = cands[top]

@@ -1382,20 +1382,6 @@ def test_photos_from_a_hand_the_same_action_in_another_line_leaves_the_outlines_
     assert [p.text for p in tracker.game.played] == moves
 
 
-def test_photos_from_a_hand_a_sequence_close_behind_a_move_is_kept_open() -> None:
-    """The fourteenth held-out set's game 10 from White's 54th move, a photo per position
-    from a hand at White's side, 45 degrees up. After the black king's c4-c5, the white
-    rook's e6-c6 scored 6.44, e6-e4 6.27 (kept open), and e6-e4 with the pawn's c7-c6 6.26:
-    a sequence within the margin, and no move was read; the king's c5-d4 on the next photo
-    was then read with the rook's move, the king's c4-d4 and e6-c6, a ply short. From
-    photos, a longer sequence close behind the best is kept open, not a rival
-    (Decoder._score). Before: 7 of 12."""
-    fen = "5R2/p1p5/1p5n/1P5P/2k1p3/P7/4K3/8 w - - 0 54"
-    moves = "f8f6 h6g4 f6f4 g4h6 f4f6 h6g4 f6e6 c4c5 e6c6 c5d4 c6g6 g4e3".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 45.0, game=10, length=130, first=106)
-    assert [p.text for p in tracker.game.played] == moves
-
-
 def test_photos_from_a_hand_the_same_action_is_compared_where_no_piece_of_one_line_stands(
         ) -> None:
     """The thirteenth held-out set's game 11 from White's 14th move, a photo per position
