@@ -27,13 +27,15 @@ source package (``data/pgn``: Kasparov-Deep Blue 1997, Anastasian-Lewis 2016,
 Nepomniachtchi-Ding 2023, engine games; fetched once with pip into ``.cache/pgn``) and
 ``bench/data/engine-games.pgn`` (34 Stockfish games from ECO openings; its header says how
 they were made, ``bench/make_engine_games.py`` makes more that way). Held out, given by name:
-``bench/data/engine-games-held-out-15.pgn`` (24 more, seed 15277, made 2026-12-02 in the
-thirty-fourth session, never run) has never been looked at: give it to measure on games held
+``bench/data/engine-games-held-out-16.pgn`` (24 more, seed 16301, made 2026-12-02 in the
+thirty-fifth session, never run) has never been looked at: give it to measure on games held
 out.
+``bench/data/engine-games-held-out-15.pgn`` (24, seed 15277) was run once as held out with
+the code of the thirty-fifth session's end (2,529 of 2,586; not tuned on yet);
 ``bench/data/engine-games-held-out-14.pgn`` (24, seed 14263) was run once as held out with
-the code of the thirty-fourth session's end (2,617 of 2,734; its game 16 read);
+the code of the thirty-fourth session's end (2,617 of 2,734; its games 16 and 10 read);
 ``bench/data/engine-games-held-out-13.pgn`` (24, seed 13241) was run once as held out with
-the code of the thirty-fourth session (2,512 of 2,756; not tuned on yet, its losses read);
+the code of the thirty-fourth session (2,512 of 2,756); tuned on in the thirty-fifth (2,615);
 ``bench/data/engine-games-held-out-12.pgn`` (24, seed 12211) was run once as held out with
 the code of the thirty-third session (2,675 of 2,776); its game 11 was read in the
 thirty-fourth;
