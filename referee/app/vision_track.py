@@ -1863,21 +1863,23 @@ class Tracker:
         differ = np.flatnonzero((mine != other) & ~cand.mask[:size])
         if not len(differ):
             return None
-        hidden = np.zeros(halo.cover.shape[2], dtype=bool)
+
+        def standing(codes: np.ndarray[Any, Any], squares: np.ndarray[Any, Any]
+                     ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+            """The height classes and squares of the pieces ``codes`` puts on ``squares``."""
+            k = self.decoder.heights(codes[squares])
+            return k[k >= 0], squares[k >= 0]
+
         bare = np.nan_to_num(halo.bare, nan=0.0) >= BARE_SHARE
-        for square, k in zip(differ, self.decoder.heights(mine[differ]), strict=True):
-            if k >= 0:
-                over = halo.cover[k, square] >= LEAN_COVER
-                hidden |= over & ~bare
-                if halo.sway is not None:  # its outline swept them: their change, less its
-                    hidden |= (halo.sway[k, square] > 0) & ~(over & bare)  # sway, is its own
+        k, at = standing(mine, differ)
+        over = halo.cover[k, at] >= LEAN_COVER  # each such piece's cells, one row each
+        hidden = (over & ~bare).any(axis=0)
+        if halo.sway is not None:  # its outline swept them: their change, less its sway, is
+            hidden |= ((halo.sway[k, at] > 0) & ~(over & bare)).any(axis=0)  # its own
         moved = np.flatnonzero(cand.mask[:size])
-        reach = np.zeros_like(hidden)
-        for codes in (mine, np.asarray(cand.pieces, dtype=np.int64)[:size]):
-            for square, k in zip(moved, self.decoder.heights(codes[moved]), strict=True):
-                if k >= 0:
-                    reach |= halo.cover[k, square] >= LEAN_COVER
-        if not (hidden & reach).any():
+        reach = [halo.cover[standing(codes, moved)] >= LEAN_COVER
+                 for codes in (mine, np.asarray(cand.pieces, dtype=np.int64)[:size])]
+        if not (hidden & np.concatenate(reach).any(axis=0)).any():
             return None
         return replace(halo, change=np.where(hidden, 0.0, halo.change), apart=hidden)
 
