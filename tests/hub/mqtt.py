@@ -39,14 +39,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
+def wait_for(check: Callable[[], Any], timeout: float, what: str,
+             seen: Callable[[], object] | None = None) -> Any:
+    """``check()`` once it is true, polled for ``timeout`` seconds; else an AssertionError
+    naming ``what`` and, when given, what ``seen()`` shows then (which board lagged, and how)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         value = check()
         if value:
             return value
         time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+    shown = f"; seen: {seen()}" if seen is not None else ""
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}{shown}")
 
 
 def write_password_file(path: Path, users: dict[str, str]) -> None:

@@ -106,6 +106,13 @@ class _Evening:
         return all(self.on_hub(b) == self.boards[b].truth.public_action_texts()
                    for b in boards)
 
+    def behind(self) -> dict[str, str]:
+        """Each board the hub lags: how many actions the hub has of how many played."""
+        shown = {b: (self.on_hub(b), self.boards[b].truth.public_action_texts())
+                 for b in self.boards}
+        return {b: f"hub {'unreachable' if hub is None else len(hub)} of {len(truth)}"
+                for b, (hub, truth) in shown.items() if hub != truth}
+
     def status(self) -> dict[str, str]:
         return {row["board"]: row["status"] for row in json.loads(self.hub.get("/api/boards"))}
 
@@ -126,7 +133,8 @@ def test_broker_restart_a_30_s_cut_a_stopped_board_and_a_killed_hub_lose_nothing
             near = ["near1", "near2"]
             for _ in range(3):
                 evening.round()
-            wait_for(lambda: evening.caught_up(list(boards)), 20, "the hub to have every action")
+            wait_for(lambda: evening.caught_up(list(boards)), 20, "the hub to have every action",
+                     evening.behind)
 
             proxy.set_cut(True)               # the far board's network is gone for 30 s ...
             cut_end = time.monotonic() + CUT
@@ -145,7 +153,8 @@ def test_broker_restart_a_30_s_cut_a_stopped_board_and_a_killed_hub_lose_nothing
             restart(stopping, int(urlsplit(stopping.base).port or 0))
             evening.down.clear()              # ... it starts again and sends them
             evening.round()
-            wait_for(lambda: evening.caught_up(near), 30, "the near boards after the restart")
+            wait_for(lambda: evening.caught_up(near), 30, "the near boards after the restart",
+                     evening.behind)
 
             at_kill = {b: len(evening.on_hub(b) or []) for b in boards}
             hub.kill()                        # ... and the hub is killed (kill -9)
@@ -163,7 +172,8 @@ def test_broker_restart_a_30_s_cut_a_stopped_board_and_a_killed_hub_lose_nothing
             played_while_cut = len(boards["far"].truth.played) - before_cut
             proxy.set_cut(False)              # the far board's network is back
             evening.round()
-            wait_for(lambda: evening.caught_up(list(boards)), 30, "the hub to catch up")
+            wait_for(lambda: evening.caught_up(list(boards)), 30, "the hub to catch up",
+                     lambda: (evening.behind(), evening.status()))
             wait_for(lambda: evening.status()["far"] != "offline", 20, "the far board online")
 
             for b, served in boards.items():
