@@ -27,9 +27,11 @@ source package (``data/pgn``: Kasparov-Deep Blue 1997, Anastasian-Lewis 2016,
 Nepomniachtchi-Ding 2023, engine games; fetched once with pip into ``.cache/pgn``) and
 ``bench/data/engine-games.pgn`` (34 Stockfish games from ECO openings; its header says how
 they were made, ``bench/make_engine_games.py`` makes more that way). Held out, given by name:
-``bench/data/engine-games-held-out-16.pgn`` (24 more, seed 16301, made 2026-12-02 in the
-thirty-fifth session, never run) has never been looked at: give it to measure on games held
+``bench/data/engine-games-held-out-17.pgn`` (24 more, seed 17301, made 2026-12-02 in the
+thirty-sixth session, never run) has never been looked at: give it to measure on games held
 out.
+``bench/data/engine-games-held-out-16.pgn`` (24, seed 16301) was run once as held out with
+the code of the thirty-fifth session's end (2,599 of 2,649; its game 12 read);
 ``bench/data/engine-games-held-out-15.pgn`` (24, seed 15277) was run once as held out with
 the code of the thirty-fifth session's end (2,529 of 2,586; not tuned on yet);
 ``bench/data/engine-games-held-out-14.pgn`` (24, seed 14263) was run once as held out with
