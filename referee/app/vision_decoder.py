@@ -73,6 +73,7 @@ FIT_MARGIN = 8        # ... single actions told apart when one's outlines miss t
 FIT_MARGIN_MOVED = 10  # ... (this many when the camera moved between the two pictures) ...
 FIT_SHARE = 0.6       # ... and at most this share of the next's
 FIT_FAVOUR = 5        # ... or fewer than the margin but this many: favoured (kept open)
+FIT_SHORT = 2.5       # ... and this many more per point the pick scores behind the best
 KEEP_LEAD = 1.5       # a photo's rival trailing by less (half a leaning square's most) stays open
 GUESS_RIVALS = 3      # a photo's close rivals (as long as the best) kept open with it taken
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
@@ -362,7 +363,7 @@ def outline_misses(changes: Sequence[OutlineChange], changed: np.ndarray[Any, An
                      for m, v in changes], dtype=np.int64)
 
 
-def outlines_tell(fewer: int, more: int, margin: int) -> bool:
+def outlines_tell(fewer: int, more: int, margin: float) -> bool:
     """Whether outlines missing ``fewer`` cells (:func:`outline_misses`) tell their reading
     from one missing ``more``: ``margin`` cells fewer, and at most FIT_SHARE of them (a
     difference of a few cells says nothing when both miss many; :meth:`Decoder._fitted`)."""
@@ -1087,7 +1088,7 @@ class Decoder:
         favoured = None
         for close in (near, wide) if moved else (near,):
             k, short = self._fit_pick(cands, close, seen,
-                                      FIT_MARGIN_MOVED if moved else FIT_MARGIN)
+                                      FIT_MARGIN_MOVED if moved else FIT_MARGIN, best - score)
             if k is not None:
                 fitted = score.copy()
                 fitted[k] = max(float(fitted[k]), best + need)
@@ -1096,9 +1097,11 @@ class Decoder:
         return score, favoured
 
     def _fit_pick(self, cands: list[Candidate], close: np.ndarray[Any, Any], seen: Fit,
-                  margin: int) -> tuple[int | None, int | None]:
+                  margin: float, behind: np.ndarray[Any, Any]
+                  ) -> tuple[int | None, int | None]:
         """The one of the ``close`` candidates whose outlines miss ``margin`` cells fewer than
-        the next's, and at most FIT_SHARE of them (:meth:`_fitted`), and None; or None and
+        the next's, and FIT_SHORT more per point it scores ``behind`` the best (each
+        candidate's), and at most FIT_SHARE of them (:meth:`_fitted`), and None; or None and
         the one missing at most FIT_SHARE of the next's, fewer than ``margin`` fewer but at
         least FIT_FAVOUR (kept open by :meth:`decide` from photos when it is not the best,
         taken when the lines meet: :meth:`Tracker._transposed`); or None and None.
@@ -1107,7 +1110,17 @@ class Decoder:
         anyway, however small a share of the next's. From a hand at White's side, 45
         degrees, a white rook's a8-e8 (read right) missed 5 cells and a8-g8 2; the rook went
         on to h8, the lines met, and the record took a8-g8 (the fifth held-out set's game 5,
-        86 of 130 moves). The leads that were right: 7 cells and 8."""
+        86 of 130 moves). The leads that were right: 7 cells and 8.
+
+        Why FIT_SHORT: the further the pick scores behind the best, the more the squares'
+        change said against it, and the more the outlines must say to overturn that. From a
+        hand at Black's side, 45 degrees, a white bishop's c1-d2 (7.80) was overturned by
+        c1-e3 (3.08, 4.7 behind; the outlines missed 8 cells against 24; the sixteenth
+        held-out set's game 12, lost at its 55th move of 104); at White's side, 35 degrees, a
+        black king's d7-e6 by d7-e7 (5.8 short of the lead; the outlines' lead 14 cells; the
+        bench's game 26 at its last move). The overturnings that were right on the tuned
+        games and the sixteenth set, and the wrong ones: docs/vision.md, *The outlines' lead
+        grows with how far behind*."""
         if len(close) < 2:
             return None, None
         before = self._painted_now(seen)
@@ -1115,9 +1128,10 @@ class Decoder:
                                 seen.changed)
         ranked = np.argsort(missed, kind="stable")
         first, second = int(missed[ranked[0]]), int(missed[ranked[1]])
-        if outlines_tell(first, second, margin):
-            return int(close[ranked[0]]), None
-        return None, int(close[ranked[0]]) if outlines_tell(first, second, FIT_FAVOUR) else None
+        pick = int(close[ranked[0]])
+        if outlines_tell(first, second, margin + FIT_SHORT * max(float(behind[pick]), 0.0)):
+            return pick, None
+        return None, pick if outlines_tell(first, second, FIT_FAVOUR) else None
 
     def _painted_now(self, seen: Fit) -> np.ndarray[Any, np.dtype[np.int8]]:
         """:meth:`_painted` for the current position, seen from where the earlier picture

@@ -782,10 +782,34 @@ def test_a_lead_of_a_few_cells_is_no_preference_of_the_outlines(
     monkeypatch.setattr(D.Decoder, "outline_change", lambda self, cand, seen, before=None: None)
     seen = SimpleNamespace(changed=None)
     margin = D.FIT_MARGIN_MOVED
+    level = np.zeros(2)
     for missed, picked in (((5, 2), (None, None)), ((12, 5), (None, 1)), ((11, 3), (None, 1)),
                            ((2, 14), (0, None)), ((20, 13), (None, None))):
         monkeypatch.setattr(D, "outline_misses", lambda changes, changed, m=missed: np.array(m))
-        assert decoder._fit_pick(cands, np.array([0, 1]), seen, margin) == picked, missed
+        assert decoder._fit_pick(cands, np.array([0, 1]), seen, margin, level) == picked, missed
+
+
+def test_the_outlines_lead_grows_with_how_far_behind_their_pick_scores(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The outlines overturn a clearer reading of the squares' change only by a lead that
+    grows FIT_SHORT cells per point their pick scores behind the best (Decoder._fit_pick): a
+    white bishop's c1-e3, 4.7 behind c1-d2, missed 16 cells fewer and was wrong (the
+    sixteenth held-out set's game 12). The best itself needs the margin alone."""
+    from referee.app import vision_decoder as D
+
+    decoder = D.Decoder(V.game_from(None))
+    cands = decoder.candidates()[:2]
+    monkeypatch.setattr(D.Decoder, "_painted_now", lambda self, seen: None)
+    monkeypatch.setattr(D.Decoder, "outline_change", lambda self, cand, seen, before=None: None)
+    seen = SimpleNamespace(changed=None)
+    margin = D.FIT_MARGIN_MOVED
+    for missed, behind, picked in (((24, 8), (0.0, 4.7), (None, 1)),
+                                   ((40, 8), (0.0, 4.7), (1, None)),
+                                   ((8, 18), (0.0, 4.7), (0, None)),
+                                   ((20, 9), (0.5, 0.0), (1, None))):
+        monkeypatch.setattr(D, "outline_misses", lambda changes, changed, m=missed: np.array(m))
+        assert decoder._fit_pick(cands, np.array([0, 1]), seen, margin,
+                                 np.array(behind)) == picked, (missed, behind)
 
 
 def test_a_transposition_takes_the_reading_the_outlines_preferred() -> None:
@@ -1409,6 +1433,30 @@ def test_photos_from_a_phone_the_same_action_behind_a_piece_of_one_line_only() -
     moves = "b7c8 d8c8 d2c4 e8g8 f4h6 g7h6 g3d6 f8f7 c4a5 h6f8 a5b3 d4d3".split()
     tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=26, length=110, first=30,
                                  spread=V.PHONE_SPREAD)
+    assert [p.text for p in tracker.game.played] == moves
+
+
+def test_photos_from_a_hand_the_outlines_need_more_to_overturn_a_clearer_reading() -> None:
+    """The sixteenth held-out set's game 12 from White's 25th move, a photo per position from
+    a hand at Black's side, 45 degrees up. The bishop's c1-d2 scored 7.80 and c1-e3 3.08;
+    the outlines missed 10 cells fewer for c1-e3 (16 in the bench's run of the whole game)
+    and overturned the squares' reading, and the game was lost there (55 of 104 moves). A
+    pick that scores behind the best needs a lead of the outlines that grows with how far
+    (Decoder._fit_pick, FIT_SHORT). Before: 6 of 10."""
+    fen = "1r3rk1/2p1npp1/4qn1p/1p1p4/p2PP3/1P4PP/P1BQ1PK1/R1B1R3 w - - 2 25"
+    moves = "e4e5 f6e4 d2d3 c7c5 d4c5 e7c6 c1d2 a4b3 a2b3 b8a8".split()
+    tracker = _bench_photos_from(fen, moves, 180.0, 45.0, game=12, length=104, first=48)
+    assert [p.text for p in tracker.game.played] == moves
+
+
+def test_photos_from_a_hand_a_king_s_step_the_outlines_overturned_far_behind() -> None:
+    """The bench's game 26 from White's 49th move, a photo per position from a hand at
+    White's side, 35 degrees up. The black king's last step d7-e6 was read d7-e7, scoring
+    behind it, by a lead of 12 cells of the outlines (Decoder._fit_pick, FIT_SHORT): the
+    game's last move of 110 lost. Before: 13 of 14."""
+    fen = "8/8/5N2/2k1p1P1/Pp1n4/3K4/6PP/8 w - - 1 49"
+    moves = "g5g6 d4f5 g2g4 f5e7 g6g7 c5d6 f6e4 d6c6 d3c4 e7g8 h2h4 c6d7 h4h5 d7e6".split()
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=26, length=110, first=96)
     assert [p.text for p in tracker.game.played] == moves
 
 
