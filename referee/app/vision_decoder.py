@@ -873,7 +873,21 @@ class Decoder:
         # h6-f5 at 12.63, from a hand at White's side, 35 degrees).
         penalty = PAIR_PENALTY_PHOTOS if self.guess else PAIR_PENALTY
         mine = set(cands[top].actions)
-        rivals = [k for k in order[1:] if k != demoted
+        # A photo: a pair beginning with the best single action (a photo missed) is no rival
+        # to it, as a single action within a pair that leads is read and the pair kept open
+        # (``demoted`` above); the best such pair, when close to it, is kept open (below).
+        # From a hand at White's side, 35 degrees, the pawn's e4-e5 (e4 behind the king on
+        # e3, e5 behind e4) changed nothing; the next photo showed it and the black pawn's
+        # f6xe5 (f6 behind the f5 bishop): e4-e5 scored 6.00 and e4-e5 with f6xe5 5.48 (a
+        # pair's penalty paid), which was dropped (its own squares are the best's), and the
+        # white pawn's f4xe5 next, which that line alone can play, was read as the bishop's
+        # f5-e4 (the fifteenth held-out set's game 16, lost at its 68th move of 93). In that
+        # line f4xe5 scored 9.64 and f4xe5 with the bishop's f5-e6 9.57, a rival within the
+        # margin, and no move was read (docs/vision.md, *A move seen late keeps its reply
+        # open*).
+        late = [k for k in order[1:] if self.guess and demoted is None and length[top] == 1
+                and length[k] == 2 and cands[k].actions[0] == cands[top].actions[0]]
+        rivals = [k for k in order[1:] if k != demoted and k not in late
                   and not np.array_equal(colour[k], colour[top])
                   and not (length[k] > length[top]
                            and not np.any(mask[k] & ~seconded[k] & ~covered & ~phantom[k]))
@@ -948,6 +962,8 @@ class Decoder:
                              ) + cands[top].twins
         if demoted is not None:
             alternatives += (cands[demoted],)
+        elif late and float(unfitted[top] - unfitted[late[0]]) < KEEP_LEAD:
+            alternatives += (cands[late[0]],)
         rivals = [k for k in rivals if k not in alike]
         runner = float(score[rivals[0]]) if rivals else 0.0
         cand = cands[top]

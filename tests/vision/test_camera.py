@@ -1460,6 +1460,28 @@ def test_photos_from_a_hand_a_king_s_step_the_outlines_overturned_far_behind() -
     assert [p.text for p in tracker.game.played] == moves
 
 
+def test_photos_from_a_hand_a_move_seen_late_keeps_its_reply_open() -> None:
+    """The fifteenth held-out set's game 16 to its 72nd move, a photo per position from a hand
+    at White's side, 35 degrees up, as the bench takes it. The pawn's e4-e5 (the 67th move)
+    changed nothing on its photo (e4 behind the king on e3, e5 behind e4); the next photo
+    showed it with the black pawn's f6xe5 (f6 behind the f5 bishop), and e4-e5 alone was
+    read (6.00 against 5.48 for the pair, a photo missed), the pair not kept open; the white
+    pawn's f4xe5 next was read as the bishop's f5-e4 and the game lost (67 of 93 moves in
+    order). In photos, a pair beginning with the best single action is no rival to it, and
+    the best such pair is kept open when close (Decoder._score). From the photos of a window
+    of the game (another draw of the renderer's noise) the pair trails by more and the
+    window is lost as before."""
+    moves = ("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 d7d6 d2d4 b7b5 a4b3 c6d4 f3d4 e5d4 "
+             "d1d4 c7c5 d4d5 c8e6 d5b7 c5c4 c1f4 d8c8 b7c8 a8c8 e1g1 c4b3 a2b3 b5b4 "
+             "c2c4 g8f6 f2f3 f6d7 a1a6 g7g5 f4g5 c8b8 a6a7 d7c5 f1d1 c5b3 b1d2 b3d2 "
+             "g5d2 d6d5 g1f2 f8c5 d2e3 d5d4 e3d4 c5a7 d4a7 b8a8 a7c5 b4b3 c5d4 e8g8 "
+             "d1d3 a8d8 f3f4 f7f6 c4c5 g8f7 f2e3 f8e8 h2h3 e6f5 e4e5 f6e5 f4e5 e8e5 "
+             "e3f2 f5d3 ").split()
+    assert len(moves) == 72
+    tracker = _bench_photos_from(None, moves, 0.0, 35.0, game=16, length=93, first=0)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 def test_photos_from_a_phone_a_lead_of_half_a_leaning_square_keeps_the_rival_open() -> None:
     """The bench's game 21 (a Sicilian) to White's 8th move, a photo per position from a
     phone held less steadily (PHONE_SPREAD) at White's side, 35 degrees up. The black
