@@ -27,13 +27,18 @@ source package (``data/pgn``: Kasparov-Deep Blue 1997, Anastasian-Lewis 2016,
 Nepomniachtchi-Ding 2023, engine games; fetched once with pip into ``.cache/pgn``) and
 ``bench/data/engine-games.pgn`` (34 Stockfish games from ECO openings; its header says how
 they were made, ``bench/make_engine_games.py`` makes more that way). Held out, given by name:
-``bench/data/engine-games-held-out-17.pgn`` (24 more, seed 17301, made 2026-12-02 in the
-thirty-sixth session, never run) has never been looked at: give it to measure on games held
+``bench/data/engine-games-held-out-18.pgn`` (24 more, seed 18301, made 2026-12-03 in the
+thirty-seventh session, never run) has never been looked at: give it to measure on games held
 out.
+``bench/data/engine-games-held-out-17.pgn`` (24, seed 17301) was run once as held out with
+the code of the thirty-seventh session's end (2,504 of 2,549; its game 11 lost to a rook
+promoted and taken at once);
 ``bench/data/engine-games-held-out-16.pgn`` (24, seed 16301) was run once as held out with
-the code of the thirty-fifth session's end (2,599 of 2,649; its game 12 read);
+the code of the thirty-fifth session's end (2,599 of 2,649); its game 12 read and tuned on in
+the thirty-seventh (2,649);
 ``bench/data/engine-games-held-out-15.pgn`` (24, seed 15277) was run once as held out with
-the code of the thirty-fifth session's end (2,529 of 2,586; not tuned on yet);
+the code of the thirty-fifth session's end (2,529 of 2,586); its game 16 read and tuned on in
+the thirty-seventh (2,555);
 ``bench/data/engine-games-held-out-14.pgn`` (24, seed 14263) was run once as held out with
 the code of the thirty-fourth session's end (2,617 of 2,734; its games 16 and 10 read);
 ``bench/data/engine-games-held-out-13.pgn`` (24, seed 13241) was run once as held out with
