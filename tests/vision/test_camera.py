@@ -774,19 +774,24 @@ def test_a_lead_of_a_few_cells_is_no_preference_of_the_outlines(
     rook's a8-e8 seen from White's side at 45 degrees from a hand missed 5 cells and a8-g8
     2; the rook went on to h8, the lines met, and the record took a8-g8 (the fifth held-out
     set's game 5, at its 87th move of 130). The leads that were right: 7 and 8 cells."""
+    for missed, picked in (((5, 2), (None, None)), ((12, 5), (None, 1)), ((11, 3), (None, 1)),
+                           ((2, 14), (0, None)), ((20, 13), (None, None))):
+        assert _fit_pick_on(monkeypatch, missed, (0.0, 0.0)) == picked, missed
+
+
+def _fit_pick_on(monkeypatch: pytest.MonkeyPatch, missed: tuple[int, int],
+                 behind: tuple[float, float]) -> tuple[int | None, int | None]:
+    """Decoder._fit_pick between two candidates (a camera that moved) whose outlines miss
+    ``missed`` cells and that score ``behind`` the best."""
     from referee.app import vision_decoder as D
 
     decoder = D.Decoder(V.game_from(None))
-    cands = decoder.candidates()[:2]
     monkeypatch.setattr(D.Decoder, "_painted_now", lambda self, seen: None)
     monkeypatch.setattr(D.Decoder, "outline_change", lambda self, cand, seen, before=None: None)
-    seen = SimpleNamespace(changed=None)
-    margin = D.FIT_MARGIN_MOVED
-    level = np.zeros(2)
-    for missed, picked in (((5, 2), (None, None)), ((12, 5), (None, 1)), ((11, 3), (None, 1)),
-                           ((2, 14), (0, None)), ((20, 13), (None, None))):
-        monkeypatch.setattr(D, "outline_misses", lambda changes, changed, m=missed: np.array(m))
-        assert decoder._fit_pick(cands, np.array([0, 1]), seen, margin, level) == picked, missed
+    monkeypatch.setattr(D, "outline_misses", lambda changes, changed: np.array(missed))
+    return decoder._fit_pick(decoder.candidates()[:2], np.array([0, 1]),
+                             SimpleNamespace(changed=None), D.FIT_MARGIN_MOVED,
+                             np.array(behind))
 
 
 def test_the_outlines_lead_grows_with_how_far_behind_their_pick_scores(
@@ -795,21 +800,11 @@ def test_the_outlines_lead_grows_with_how_far_behind_their_pick_scores(
     grows FIT_SHORT cells per point their pick scores behind the best (Decoder._fit_pick): a
     white bishop's c1-e3, 4.7 behind c1-d2, missed 16 cells fewer and was wrong (the
     sixteenth held-out set's game 12). The best itself needs the margin alone."""
-    from referee.app import vision_decoder as D
-
-    decoder = D.Decoder(V.game_from(None))
-    cands = decoder.candidates()[:2]
-    monkeypatch.setattr(D.Decoder, "_painted_now", lambda self, seen: None)
-    monkeypatch.setattr(D.Decoder, "outline_change", lambda self, cand, seen, before=None: None)
-    seen = SimpleNamespace(changed=None)
-    margin = D.FIT_MARGIN_MOVED
     for missed, behind, picked in (((24, 8), (0.0, 4.7), (None, 1)),
                                    ((40, 8), (0.0, 4.7), (1, None)),
                                    ((8, 18), (0.0, 4.7), (0, None)),
                                    ((20, 9), (0.5, 0.0), (1, None))):
-        monkeypatch.setattr(D, "outline_misses", lambda changes, changed, m=missed: np.array(m))
-        assert decoder._fit_pick(cands, np.array([0, 1]), seen, margin,
-                                 np.array(behind)) == picked, (missed, behind)
+        assert _fit_pick_on(monkeypatch, missed, behind) == picked, (missed, behind)
 
 
 def test_a_transposition_takes_the_reading_the_outlines_preferred() -> None:
