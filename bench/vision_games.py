@@ -31,8 +31,8 @@ they were made, ``bench/make_engine_games.py`` makes more that way). Held out, g
 thirty-seventh session, never run) has never been looked at: give it to measure on games held
 out.
 ``bench/data/engine-games-held-out-17.pgn`` (24, seed 17301) was run once as held out with
-the code of the thirty-seventh session's end (2,504 of 2,549; its game 11 lost to a rook
-promoted and taken at once);
+the code of the thirty-seventh session (2,504 of 2,549; its game 11 lost to a rook
+promoted and taken at once, read and changed the same session: 2,549);
 ``bench/data/engine-games-held-out-16.pgn`` (24, seed 16301) was run once as held out with
 the code of the thirty-fifth session's end (2,599 of 2,649); its game 12 read and tuned on in
 the thirty-seventh (2,649);

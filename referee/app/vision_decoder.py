@@ -984,6 +984,8 @@ class Decoder:
             return Decision(None, best_score, 0)
         swayed = _swayed(change, excess, tau)  # the camera's move changed them
         kept = None if favoured is None else cands[favoured]
+        if kept is None and fit is not None and cand.twins:
+            kept = self._twin_fitted(cand, fit)
         return Decision(cand, best_score, 0, int(np.sum((excess > tau) & ~seen)), alternatives,
                         frozenset(int(i) for i in np.flatnonzero(seen | swayed)),
                         float(unfitted[top]),
@@ -1148,6 +1150,34 @@ class Decoder:
         if outlines_tell(first, second, margin + FIT_SHORT * max(float(behind[pick]), 0.0)):
             return pick, None
         return None, pick if outlines_tell(first, second, FIT_FAVOUR) else None
+
+    def _twin_fitted(self, cand: Candidate, fit: Callable[[], Fit]) -> Candidate | None:
+        """The twin of ``cand`` (the same promotion to another piece, :attr:`Candidate.twins`)
+        whose outlines miss fewest cells (:func:`outline_misses`), when it misses
+        FIT_MARGIN_MOVED fewer than ``cand``, and at most FIT_SHARE of them: the outlines'
+        choice (:attr:`Decision.favoured`), taken when the lines meet
+        (:meth:`Tracker._transposed`); else None.
+
+        Why: a promotion is read as a queen and the other pieces kept open, told by the
+        piece's first move (a knight's) or not at all; a rook promoted and taken at once
+        leaves the lines in one position, and the queen stayed in the record. The pieces'
+        heights differ, and so do their outlines: from a hand at White's side, 35 degrees, a
+        black pawn's c2-c1 promoted to a rook (taken by the king next) missed 6 cells as a
+        rook, 9 as a knight, 13 as a bishop and 33 as a queen (the seventeenth held-out set's
+        game 11, lost at its 58th move of 102). Why against ``cand`` and not the next twin:
+        the question a photo can answer is whether the piece is a queen; a rook and a knight
+        a few cells apart are both the other reading. From Black's side at 60 degrees a
+        rook promoted on h1, at the far edge, missed no more cells than a queen (0 and 1):
+        no choice (the thirteenth held-out set's game 13)."""
+        seen = fit()
+        before = self._painted_now(seen)
+        family = (cand, *cand.twins)
+        missed = outline_misses([self.outline_change(c, seen, before) for c in family],
+                                seen.changed)
+        twin = 1 + int(np.argmin(missed[1:]))
+        if not outlines_tell(int(missed[twin]), int(missed[0]), FIT_MARGIN_MOVED):
+            return None
+        return family[twin]
 
     def _painted_now(self, seen: Fit) -> np.ndarray[Any, np.dtype[np.int8]]:
         """:meth:`_painted` for the current position, seen from where the earlier picture

@@ -1477,6 +1477,21 @@ def test_photos_from_a_hand_a_move_seen_late_keeps_its_reply_open() -> None:
     assert [p.text for p in tracker.game.played] == moves
 
 
+def test_photos_from_a_hand_a_rook_promoted_and_taken_at_once_is_told_by_its_outline(
+        ) -> None:
+    """The seventeenth held-out set's game 11 from White's 27th move, a photo per position
+    from a hand at White's side, 35 degrees up. The black pawn's c2-c1 promoted to a rook,
+    taken at once by the king (d2xc1): the camera reads a promotion as a queen and keeps
+    the other pieces open, and once the king took it the lines met and the queen stayed in
+    the record. On the one photo the rook stood, the outlines missed 6 cells for it and 33
+    for a queen: such a promotion is the outlines' choice (Decoder._twin_fitted), taken when
+    the lines meet (Tracker._transposed). Before: 5 of 8."""
+    fen = "4k3/2p5/p5p1/4p3/Pb2p3/4B2P/1Pp1KPP1/2n5 w - - 0 27"
+    moves = "e3c1 b4f8 c1e3 e8d7 e2d2 c2c1r d2c1 f8e7".split()
+    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=102, first=52)
+    assert [p.text for p in tracker.game.played] == moves
+
+
 def test_photos_from_a_phone_a_lead_of_half_a_leaning_square_keeps_the_rival_open() -> None:
     """The bench's game 21 (a Sicilian) to White's 8th move, a photo per position from a
     phone held less steadily (PHONE_SPREAD) at White's side, 35 degrees up. The black
