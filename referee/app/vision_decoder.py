@@ -885,8 +885,9 @@ class Decoder:
         # line f4xe5 scored 9.64 and f4xe5 with the bishop's f5-e6 9.57, a rival within the
         # margin, and no move was read (docs/vision.md, *A move seen late keeps its reply
         # open*).
-        late = [k for k in order[1:] if self.guess and demoted is None and length[top] == 1
-                and length[k] == 2 and cands[k].actions[0] == cands[top].actions[0]]
+        late = [k for k in order[1:] if length[k] == 2
+                and cands[k].actions[0] == cands[top].actions[0]
+                ] if self.guess and demoted is None and length[top] == 1 else []
         rivals = [k for k in order[1:] if k != demoted and k not in late
                   and not np.array_equal(colour[k], colour[top])
                   and not (length[k] > length[top]
@@ -1141,9 +1142,7 @@ class Decoder:
         grows with how far behind*."""
         if len(close) < 2:
             return None, None
-        before = self._painted_now(seen)
-        missed = outline_misses([self.outline_change(cands[j], seen, before) for j in close],
-                                seen.changed)
+        missed = self._missed([cands[j] for j in close], seen)
         ranked = np.argsort(missed, kind="stable")
         first, second = int(missed[ranked[0]]), int(missed[ranked[1]])
         pick = int(close[ranked[0]])
@@ -1169,15 +1168,20 @@ class Decoder:
         a few cells apart are both the other reading. From Black's side at 60 degrees a
         rook promoted on h1, at the far edge, missed no more cells than a queen (0 and 1):
         no choice (the thirteenth held-out set's game 13)."""
-        seen = fit()
-        before = self._painted_now(seen)
         family = (cand, *cand.twins)
-        missed = outline_misses([self.outline_change(c, seen, before) for c in family],
-                                seen.changed)
+        missed = self._missed(family, fit())
         twin = 1 + int(np.argmin(missed[1:]))
         if not outlines_tell(int(missed[twin]), int(missed[0]), FIT_MARGIN_MOVED):
             return None
         return family[twin]
+
+    def _missed(self, cands: Sequence[Candidate], seen: Fit
+                ) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """:func:`outline_misses` of ``cands``' outlines (:meth:`outline_change`) between the
+        two pictures of ``seen``."""
+        before = self._painted_now(seen)
+        return outline_misses([self.outline_change(c, seen, before) for c in cands],
+                              seen.changed)
 
     def _painted_now(self, seen: Fit) -> np.ndarray[Any, np.dtype[np.int8]]:
         """:meth:`_painted` for the current position, seen from where the earlier picture
