@@ -79,6 +79,7 @@ import numpy as np
 
 from referee.app.vision_decoder import (
     BARE_SHARE,
+    FIT_FAVOUR,
     FIT_MARGIN_MOVED,
     HEIGHTS,
     LEAN_COVER,
@@ -1625,6 +1626,8 @@ class Tracker:
             return []
         self._lost = self._puzzling = 0
         self._start_only = False
+        if self.stills and (self._branches or self._waiting) and not read:
+            self._meet(cand, warped)
         ply = len(self.game.played)
         self._history.append((self._reference, len(cand.actions), self._halo_ref,
                               self._ref_corners))
@@ -1649,6 +1652,63 @@ class Tracker:
                       decision.shown < decision.score)
         self._learn_empty(warped)
         return done
+
+    def _meet(self, cand: Candidate, warped: Any) -> None:
+        """Weigh again, on this photo (``warped``), an alternative kept open whose line comes
+        by one action to the position the game comes to by ``cand`` (a transposition, which
+        :meth:`_transposed` settles at the next photo for the alternative then
+        :attr:`Branch.favoured`): the outlines compare that action with ``cand``
+        (:meth:`_outline_misses`). An alternative favoured loses the favour when they tell
+        ``cand`` from its action as a close call's favour is given (:func:`outlines_tell`,
+        FIT_FAVOUR); one they tell as they settle a close call (FIT_MARGIN_MOVED) gains it.
+
+        Why: where two lines meet, no later photo can tell them apart, and this photo is
+        another close call between the squares they disagree on, often seen better. From a
+        hand at Black's side, 45 degrees, a white bishop's c2-d3 (behind the white king on
+        d4) was read right, c2-d1 kept open as the outlines' choice (5 cells missed against
+        14); two photos later the bishop went back, d3-c2, the outlines missing 4 cells for
+        it and 17 for d1-c2 in the other line, and the lines met: the record took c2-d1 (the
+        eighteenth held-out set's game 12, lost at its 86th move of 115). From a hand at
+        White's side, 45 degrees, a black king's e6-d6 (a dark piece onto a dark square) was
+        read e6-d7 with e6-d6 kept open; eight moves later the king went on to c7, d7-c7
+        in the game missing 47 cells and d6-c7 in the other line 4, and nothing took the
+        line (the same set's game 0, lost at its 21st move of 130)."""
+        if len(cand.actions) != 1:
+            return
+        variant = self.game.variant
+        target = variant.position_key(variant.apply(self.game.state, cand.actions[0]))
+        played = tuple(p.action for p in self.game.played)
+        verdicts: dict[int, tuple[Action, ...] | None] = {}  # branch (by place): its favoured
+        branches = self._branches + self._waiting
+        for place, branch in enumerate(branches):
+            for alternative in branch.alternatives:
+                line = self._line(branch.ply, alternative + played[branch.ply + branch.taken:])
+                if line is None:
+                    continue
+                last = next((a for a in variant.legal_actions(line.state)
+                             if variant.position_key(variant.apply(line.state, a)) == target),
+                            None)
+                if last is None:
+                    continue
+                judge = self._trial(line)
+                meet = next((c for c in judge.candidates() if c.actions == (last,)), None)
+                misses = None if meet is None else self._outline_misses(
+                    Decision(cand, 0.0, 0), Decision(meet, 0.0, 0), judge, warped)
+                if misses is None:
+                    continue
+                if outlines_tell(misses[1], misses[0], FIT_MARGIN_MOVED):
+                    verdicts[place] = alternative
+                elif branch.favoured == alternative and outlines_tell(misses[0], misses[1],
+                                                                      FIT_FAVOUR):
+                    verdicts.setdefault(place, None)
+        if verdicts:
+            self._branches = [replace(b, favoured=verdicts[j]) if j in verdicts else b
+                              for j, b in enumerate(self._branches)]
+            waiting = len(self._branches)
+            self._waiting = [replace(b, favoured=verdicts[j + waiting])
+                             if j + waiting in verdicts else b
+                             for j, b in enumerate(self._waiting)]
+            self._waiting = [b for b in self._waiting if b.favoured is not None]
 
     def _decided(self, ply: int, cand: Candidate, alternatives: tuple[Candidate, ...],
                  favoured: Candidate | None = None, settled: bool = False) -> None:
