@@ -74,7 +74,7 @@ FIT_MARGIN_MOVED = 10  # ... (this many when the camera moved between the two pi
 FIT_SHARE = 0.6       # ... and at most this share of the next's
 FIT_FAVOUR = 5        # ... or fewer than the margin but this many: favoured (kept open)
 FIT_SHORT = 2.5       # ... and this many more per point the pick scores behind the best
-KEEP_LEAD = 1.5       # a photo's rival trailing by less (half a leaning square's most) stays open
+KEEP_LEAD = 1.5       # a photo's rival trailing by no more (half a leaning square's most) is kept
 GUESS_RIVALS = 3      # a photo's close rivals (as long as the best) kept open with it taken
 MAX_VEILED = 1        # actions of the longest candidate whose veiled squares are looked for
 SWAY_CHANGE = 250.0  # Lab change allowed a square per share of it pieces' outlines swept
@@ -936,7 +936,7 @@ class Decoder:
             # move, the bishop f1-e2 and the king e1-e2 (both behind the e3 bishop, seen from
             # Black's side) with the knight's h5-f4 were alike, and f2-f3 with it close (8.11
             # against 8.50): no move was read at all.
-            # Kept open too when it trails by less than KEEP_LEAD, the half credit of one
+            # Kept open too when it trails by no more than KEEP_LEAD, the half credit of one
             # leaning square that changed fully (LEAN_CREDIT): a low score's margin is a
             # few tenths, and such a lead may be the camera's own move over one square.
             # From a phone at White's side, 35 degrees, a knight's f6-d5 (4.00) led f6-d7
@@ -949,16 +949,21 @@ class Decoder:
             # alike, a lead past MIN_LEAD: d8-d7 was dropped, and the eleventh held-out
             # set's game 21 lost at its 50th move of 97 (kept open, its line explains the
             # photo three moves later that the line played does not).
+            # No more than KEEP_LEAD, not less: from a hand at White's side, 35 degrees, a
+            # black bishop's b4-e7 (e7 behind the e6 pawn) scored 8.10 and b4-a5 (a5 behind
+            # the white queen on a4) 9.60, a5, changed fully, counted whole for b4-a5 and
+            # half for b4-e7 (the bishop's outline over it as it left): b4-e7 was dropped,
+            # 1.5 behind (the nineteenth held-out set's game 16, lost at its 17th move).
             keep = max(need, KEEP_LEAD)
             if unlike and length[unlike[0]] == length[top]:
                 alike.update(k for k in unlike[:GUESS_RIVALS] if length[k] == length[top]
-                             and bare - float(score[k]) < keep)
+                             and bare - float(score[k]) <= keep)
                 if favoured is not None and favoured != top and favoured in rivals:
                     alike.add(favoured)  # the outlines' choice (:meth:`_fitted`) stays open
         else:
             keep = need
         alternatives = tuple(cands[k] for k in rivals
-                             if k in alike and (bare - float(score[k]) < keep
+                             if k in alike and (bare - float(score[k]) <= keep
                                                 or k == favoured)
                              ) + cands[top].twins
         if demoted is not None:

@@ -1836,6 +1836,7 @@ class Tracker:
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
         shown = 0.0  # the best line's reading as compared with the game played's
         judge: Decoder | None = None  # the best line's decoder
+        found: list[tuple[Branch, tuple[Action, ...], Decision, Decoder, float]] = []
         readings: dict[tuple[int, int], tuple[Action, ...]] = {}
         self._readings = (len(self.game.played), readings)
         now = np.asarray(occupancy_of(self.game.state, self.view.index))
@@ -1870,9 +1871,12 @@ class Tracker:
                 readings[(branch.decided, k)] = trial.candidate.actions
             if kept:
                 trial = replace(trial, explained=trial.explained | kept)
+            found.append((branch, actions, trial, decoder, value))
             if best is None or value > shown or (
                     value == shown and branch.decided > best[0].decided):
                 best, judge, shown = (branch, actions, trial), decoder, value
+        if self.stills and best is not None and judge is not None:
+            best, judge, shown = self._outlines_line(found, (*best, judge, shown), warped)
         if best is None or judge is None or decision.candidate is None:
             return best
         # Photos, one per position: a line that explains this one with fewer actions than
@@ -1889,6 +1893,34 @@ class Tracker:
                             or not outlines_tell(misses[1], misses[0], FIT_MARGIN_MOVED)):
             return None
         return None if misses is not None and misses[1] > misses[0] else best
+
+    def _outlines_line(self, found: list[tuple[Branch, tuple[Action, ...], Decision, Decoder,
+                                               float]],
+                       best: tuple[Branch, tuple[Action, ...], Decision, Decoder, float],
+                       warped: Any) -> tuple[tuple[Branch, tuple[Action, ...], Decision],
+                                             Decoder, float]:
+        """Of the lines ``found`` reading this photo (their branch, actions, decision,
+        decoder and value, :meth:`_other_line`), the ``best`` by value, or one whose single
+        action, within SWITCH_MARGIN of it, the outlines tell from the best's as they back a
+        switch (:func:`outlines_tell`, FIT_MARGIN_MOVED; the fewest cells missed of those).
+
+        Why: two lines kept open may read a photo alike, and the first found was taken. From
+        a hand at White's side, 35 degrees, a black bishop's e7-d6 (behind the d5 pawn) was
+        read e7-f6, e7-d6 and e7-c5 (behind the c4 pawn) kept open; two photos later it went
+        on to a3, which no move of the game explained, and d6-a3 and c5-a3 in the two lines
+        scored 8.84 alike: c5-a3 was taken (the nineteenth held-out set's game 1, lost at
+        its 37th move of 100), the outlines missing 23 cells for it and 10 for d6-a3."""
+        branch, actions, trial, judge, value = best
+        pick, fewest = best, None
+        for other in found:
+            if other[2] is trial or value - other[4] >= lead_needed(value, SWITCH_MARGIN):
+                continue
+            misses = self._misses_between(judge, trial.candidate, other[3],
+                                          other[2].candidate, warped)
+            if misses is not None and outlines_tell(misses[1], misses[0], FIT_MARGIN_MOVED) \
+                    and (fewest is None or misses[1] < fewest):
+                pick, fewest = other, misses[1]
+        return (pick[0], pick[1], pick[2]), pick[3], pick[4]
 
     def _apart(self, halo: Halo, line: Game, cand: Candidate) -> Halo | None:
         """The table beyond the board as another ``line``'s reading of the game played's
@@ -1985,14 +2017,19 @@ class Tracker:
         where the lines' positions do, which the lines' scores weighed already (a bishop's
         f8-e7 in both, 19.40 against 25.07, 5 cells against 10: the switch put an earlier
         misreading right, the first held-out set's game 6)."""
-        other = trial.candidate
-        mine = decision.candidate
+        return self._misses_between(self.decoder, decision.candidate, judge, trial.candidate,
+                                    warped)
+
+    def _misses_between(self, one: Decoder, mine: Candidate | None, other_judge: Decoder,
+                        other: Candidate | None, warped: Any) -> tuple[int, int] | None:
+        """:meth:`_outline_misses` of ``mine``, judged by the decoder ``one``, and ``other``,
+        judged by ``other_judge``: None unless both are single actions, not the same one."""
         if other is None or mine is None or len(other.actions) > 1 or len(mine.actions) > 1 \
                 or other.actions == mine.actions or self._lean() is None:
             return None  # no single actions to compare, or no camera place to paint from
         seen = self._fit(self._reference, warped)()
-        misses = outline_misses([self.decoder.outline_change(mine, seen),
-                                 judge.outline_change(other, seen)], seen.changed)
+        misses = outline_misses([one.outline_change(mine, seen),
+                                 other_judge.outline_change(other, seen)], seen.changed)
         return int(misses[0]), int(misses[1])
 
     def _transposed(self) -> list[str]:
