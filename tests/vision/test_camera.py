@@ -533,6 +533,15 @@ def _bench_photos_from(fen: str | None, moves: list[str], azimuth: float, elevat
     return tracker
 
 
+def _bench_read(fen: str | None, moves: list[str], azimuth: float, elevation: float,
+                *, game: int, length: int, first: int,
+                spread: dict[str, float] | None = None) -> list[str]:
+    """The moves read by :func:`_bench_photos_from`'s tracker (the same arguments)."""
+    tracker = _bench_photos_from(fen, moves, azimuth, elevation, game=game, length=length,
+                                 first=first, spread=spread)
+    return [p.text for p in tracker.game.played]
+
+
 def test_photos_from_a_hand_a_square_left_behind_a_piece_that_looks_pushed_is_claimed(
         ) -> None:
     """A black knight g8-f6 seen from White's side at 35 degrees by a phone in the hand: g8,
@@ -610,9 +619,8 @@ def test_photos_from_a_phone_a_piece_put_down_where_its_body_was_seen() -> None:
     over may look the same (``Decoder._seen_over``). Before, d7-b7."""
     fen = "r4r1k/3qbpp1/pp1p1n1p/2P1p2b/2PnP3/P1NPBPP1/1R3NBP/3Q1RK1 b - - 0 18"
     moves = ["b6c5", "g2h3", "d7c7", "h3g4"]
-    tracker = _bench_photos_from(fen, moves, 90.0, 50.0, game=4, length=95, first=35,
-                                 spread=V.PHONE_SPREAD)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 90.0, 50.0, game=4, length=95, first=35,
+                                 spread=V.PHONE_SPREAD) == moves
 
 
 def test_photos_from_a_phone_a_photo_whose_fit_was_refused_is_found_again() -> None:
@@ -647,8 +655,7 @@ def test_photos_from_a_hand_a_square_left_under_the_piece_s_new_body() -> None:
     in the whole game 3.90 against 4.08 before, 5.10 now."""
     fen = "r1b1k2r/2q1bp2/p1npp1p1/1pn3Pp/3NPP1P/P1N1B3/1PP1Q3/2KR1BR1 w kq - 0 15"
     moves = ["d4c6", "c7c6", "e2d2"]
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=21, length=90, first=28)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=21, length=90, first=28) == moves
 
 
 def test_photos_from_a_hand_a_square_is_compared_with_a_photo_taken_from_nearer() -> None:
@@ -661,8 +668,7 @@ def test_photos_from_a_hand_a_square_is_compared_with_a_photo_taken_from_nearer(
     which no piece seen over the square moved (Tracker._nearer): d5's came from the photo
     before the last, and c7-c6 was read."""
     moves = ["d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6", "g1f3", "c7c6", "e2e3"]
-    tracker = _bench_photos_from(None, moves, 0.0, 35.0, game=6, length=130, first=0)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(None, moves, 0.0, 35.0, game=6, length=130, first=0) == moves
 
 
 def test_photos_from_a_hand_a_square_is_compared_only_where_nothing_over_it_moved() -> None:
@@ -911,8 +917,7 @@ def test_photos_from_a_hand_an_old_alternative_only_rescues() -> None:
     stays right."""
     moves = "b8c6 e1g1 f8e7 d1e2 a8c8 c1d2 h7h6 c3a4 e8g8 b2b4 e7d6 f1c1 d7f6".split()
     fen = "rn1qkb1r/pp1n1ppp/4p3/3p4/3P4/2NNP3/PP3PPP/R1BQK2R b KQkq - 0 9"
-    tracker = _bench_photos_from(fen, moves, 0.0, 45.0, game=0, length=130, first=17)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 45.0, game=0, length=130, first=17) == moves
 
 
 def test_photos_from_a_hand_a_piece_moved_toward_the_camera_stays_over_the_squares_behind(
@@ -925,8 +930,7 @@ def test_photos_from_a_hand_a_piece_moved_toward_the_camera_stays_over_the_squar
     e6-d5 (the game lost at its 86th move of 112)."""
     moves = "b4b5 e6d7 c1c4 d6d5 c4c7 d7b5".split()
     fen = "8/1p5p/3kb1p1/8/1P1p1P2/8/6PP/2R1K3 w - - 2 43"
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=1, length=112, first=84)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=1, length=112, first=84) == moves
 
 
 @nightly_only  # 61 photos; the mechanism is test_a_transposition_takes_the_reading_...
@@ -1201,8 +1205,7 @@ def test_photos_from_a_hand_outlines_weigh_in_on_a_wider_gap() -> None:
     game lost at its 64th move of 87."""
     moves = "d7d6 f6e5 d6d8 e5e7 d8d7".split()
     fen = "4r1k1/3R1p2/5q1p/p2Q1Pp1/8/1P6/1r4BP/5R1K w - - 2 31"
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=16, length=87, first=60)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=16, length=87, first=60) == moves
 
 
 def test_photos_from_a_hand_a_retraction_keeps_the_line_played() -> None:
@@ -1271,8 +1274,7 @@ def test_photos_from_a_hand_a_square_kept_back_is_the_other_line_s_own() -> None
     (Tracker._kept_apart). Before: 6 of 8."""
     fen = "8/8/R7/np1p4/pk1b2P1/3B4/2P2PK1/8 w - - 3 45"
     moves = "a6d6 a4a3 c2c3 b4c3 d3b1 b5b4 d6d5 a5b3".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=1, length=115, first=88)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=1, length=115, first=88) == moves
 
 
 def test_photos_from_a_hand_the_outlines_back_a_switch_under_the_margin() -> None:
@@ -1286,8 +1288,7 @@ def test_photos_from_a_hand_the_outlines_back_a_switch_under_the_margin() -> Non
     fen = "2Q5/5p2/5p2/p4P2/P5k1/1K6/8/1q6 w - - 1 56"
     moves = ("b3a3 b1a1 a3b3 a1b1 b3a3 b1b4 a3a2 b4a4 a2b1 a4e4 b1a1 e4e5 a1a2 e5d5 a2a1 "
              "d5d4 a1b1 d4d1 b1b2 d1d2").split()
-    tracker = _bench_photos_from(fen, moves, 90.0, 50.0, game=14, length=130, first=110)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 90.0, 50.0, game=14, length=130, first=110) == moves
 
 
 def test_photos_from_a_hand_lines_in_the_same_position_take_back_the_least() -> None:
@@ -1300,8 +1301,7 @@ def test_photos_from_a_hand_lines_in_the_same_position_take_back_the_least() -> 
     (Tracker._classified_line). Before: 4 of 12."""
     fen = "R7/4N1pk/3n1p2/4p3/p2r3p/4K2P/2P3P1/8 w - - 0 50"
     moves = "a8a7 d6b5 a7a6 a4a3 a6a5 b5d6 e3f3 d6c4 a5a6 e5e4 f3e2 d4d2".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=98)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=11, length=130, first=98) == moves
 
 
 def test_photos_from_a_hand_alternatives_the_photos_tie_stay_open() -> None:
@@ -1314,8 +1314,7 @@ def test_photos_from_a_hand_alternatives_the_photos_tie_stay_open() -> None:
     Before: 5 of 11."""
     fen = "1r1q1r1k/5ppp/p1np1nb1/1p2p3/4P1P1/PBNP1N1P/1PPQ1P2/R4RK1 w - - 5 16"
     moves = "f3h4 c6d4 f2f4 e5f4 d2f4 f6d7 f4f2 b5b4 a3b4 d4b3 a1a3".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=30)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=11, length=130, first=30) == moves
 
 
 def test_photos_from_a_hand_a_rival_alike_within_keep_lead_stays_open() -> None:
@@ -1327,8 +1326,7 @@ def test_photos_from_a_hand_a_rival_alike_within_keep_lead_stays_open() -> None:
     its line explains what the line played does not. Before: 5 of 10."""
     fen = "r1br3k/1p2q1pp/4p3/pN2pp2/2P3P1/4P2P/1PQ2R2/3NKB2 w - - 6 23"
     moves = "f2d2 c8d7 b5d6 d7c6 c2d3 d8d7 g4f5 e6f5 d6f5 e7f6".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=21, length=97, first=44)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=21, length=97, first=44) == moves
 
 
 def test_photos_from_a_hand_a_square_read_as_the_piece_seen_over_it_is_no_hand() -> None:
@@ -1341,8 +1339,7 @@ def test_photos_from_a_hand_a_square_read_as_the_piece_seen_over_it_is_no_hand()
     Before: 3 of 10."""
     fen = "6k1/1q3p2/p3p1p1/2pr4/P1R2P1P/1P2Q2P/2P5/6K1 w - - 3 39"
     moves = "e3e1 b7e7 g1h2 e7d8 h2g3 d8e7 e1e3 g8h8 e3c3 h8g8".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=16, length=130, first=76)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=16, length=130, first=76) == moves
 
 
 def test_photos_from_a_hand_a_sequence_close_to_a_shorter_reading_is_kept_open() -> None:
@@ -1355,8 +1352,7 @@ def test_photos_from_a_hand_a_sequence_close_to_a_shorter_reading_is_kept_open()
     open (Decoder._score). Before: 11 of 15."""
     moves = ("d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6 g1f3 e8g8 f1e2 e7e5 e1g1 a7a5 "
              "f1e1").split()
-    tracker = _bench_photos_from(None, moves, 0.0, 35.0, game=11, length=112, first=0)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(None, moves, 0.0, 35.0, game=11, length=112, first=0) == moves
 
 
 def test_photos_from_a_hand_a_line_whose_reading_the_game_refutes_ends() -> None:
@@ -1369,8 +1365,7 @@ def test_photos_from_a_hand_a_line_whose_reading_the_game_refutes_ends() -> None
     fen = "r1b1r1k1/1pqn1pbp/n1pp2p1/p7/2PNP3/1PN1BP2/P2Q2PP/R3RBK1 w - - 3 16"
     moves = ("h2h3 b7b6 a1d1 d7c5 e3h6 g7h8 h6f4 h8e5 f4h6 e5f6 f3f4 c8b7 d4c2 f6h8 e1e3 "
              "a8d8 h6g5 d8d7 c2d4 h8d4").split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=112, first=30)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=11, length=112, first=30) == moves
 
 
 def test_photos_from_a_hand_lines_a_move_kept_from_the_evidence_stay_open() -> None:
@@ -1383,8 +1378,7 @@ def test_photos_from_a_hand_lines_a_move_kept_from_the_evidence_stay_open() -> N
     (Tracker._classified_line). Before: 5 of 12."""
     fen = "r3kbr1/pp1n1p1p/2pp1q1n/8/2BPPNb1/3QBpP1/PPP5/RN3K1R w q - 2 15"
     moves = "b1d2 g4e6 e3f2 e8c8 d4d5 d7e5 d3a3 h6g4 f2a7 f8h6 d5e6 e5c4".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=16, length=83, first=28)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=16, length=83, first=28) == moves
 
 
 def test_photos_from_a_hand_the_same_action_in_another_line_leaves_the_outlines_choice(
@@ -1397,8 +1391,7 @@ def test_photos_from_a_hand_the_same_action_in_another_line_leaves_the_outlines_
     Before: 4 of 10."""
     fen = "r4rk1/2q1bp1p/p1b1p1p1/1p1nP2B/3BN3/2P3Q1/PP4PP/R4RK1 w - - 0 18"
     moves = "h5f3 b5b4 g1h1 a8d8 c3c4 d5b6 e4d6 b6c4 f1c1 c6f3".split()
-    tracker = _bench_photos_from(fen, moves, 90.0, 50.0, game=19, length=130, first=34)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 90.0, 50.0, game=19, length=130, first=34) == moves
 
 
 def test_photos_from_a_hand_the_same_action_is_compared_where_no_piece_of_one_line_stands(
@@ -1413,8 +1406,7 @@ def test_photos_from_a_hand_the_same_action_is_compared_where_no_piece_of_one_li
     Before: 1 of 8."""
     fen = "r2q1rk1/ppp1npp1/3bbn1p/8/3P4/2NBBN1P/PP3PP1/R2Q1RK1 w - - 4 14"
     moves = "a2a3 c7c6 f1e1 f8e8 f3e5 d6c7 d1c2 c7b6".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=26)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=11, length=130, first=26) == moves
 
 
 def test_photos_from_a_phone_the_same_action_behind_a_piece_of_one_line_only() -> None:
@@ -1426,9 +1418,8 @@ def test_photos_from_a_phone_the_same_action_behind_a_piece_of_one_line_only() -
     Before: 7 of 12."""
     fen = "2rqk2r/1B1pn1bp/5ppn/p1p5/Pp1pPB2/5NQ1/1PPN1PPP/R4K2 w k - 2 16"
     moves = "b7c8 d8c8 d2c4 e8g8 f4h6 g7h6 g3d6 f8f7 c4a5 h6f8 a5b3 d4d3".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=26, length=110, first=30,
-                                 spread=V.PHONE_SPREAD)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=26, length=110, first=30,
+                                 spread=V.PHONE_SPREAD) == moves
 
 
 def test_photos_from_a_hand_the_outlines_need_more_to_overturn_a_clearer_reading() -> None:
@@ -1440,8 +1431,7 @@ def test_photos_from_a_hand_the_outlines_need_more_to_overturn_a_clearer_reading
     (Decoder._fit_pick, FIT_SHORT). Before: 6 of 10."""
     fen = "1r3rk1/2p1npp1/4qn1p/1p1p4/p2PP3/1P4PP/P1BQ1PK1/R1B1R3 w - - 2 25"
     moves = "e4e5 f6e4 d2d3 c7c5 d4c5 e7c6 c1d2 a4b3 a2b3 b8a8".split()
-    tracker = _bench_photos_from(fen, moves, 180.0, 45.0, game=12, length=104, first=48)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 180.0, 45.0, game=12, length=104, first=48) == moves
 
 
 def test_photos_from_a_hand_a_king_s_step_the_outlines_overturned_far_behind() -> None:
@@ -1451,8 +1441,7 @@ def test_photos_from_a_hand_a_king_s_step_the_outlines_overturned_far_behind() -
     game's last move of 110 lost. Before: 13 of 14."""
     fen = "8/8/5N2/2k1p1P1/Pp1n4/3K4/6PP/8 w - - 1 49"
     moves = "g5g6 d4f5 g2g4 f5e7 g6g7 c5d6 f6e4 d6c6 d3c4 e7g8 h2h4 c6d7 h4h5 d7e6".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=26, length=110, first=96)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=26, length=110, first=96) == moves
 
 
 def test_photos_from_a_hand_a_move_seen_late_keeps_its_reply_open() -> None:
@@ -1473,8 +1462,7 @@ def test_photos_from_a_hand_a_move_seen_late_keeps_its_reply_open() -> None:
              "d1d3 a8d8 f3f4 f7f6 c4c5 g8f7 f2e3 f8e8 h2h3 e6f5 e4e5 f6e5 f4e5 e8e5 "
              "e3f2 f5d3 ").split()
     assert len(moves) == 72
-    tracker = _bench_photos_from(None, moves, 0.0, 35.0, game=16, length=93, first=0)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(None, moves, 0.0, 35.0, game=16, length=93, first=0) == moves
 
 
 def test_photos_from_a_hand_a_rook_promoted_and_taken_at_once_is_told_by_its_outline(
@@ -1488,8 +1476,7 @@ def test_photos_from_a_hand_a_rook_promoted_and_taken_at_once_is_told_by_its_out
     the lines meet (Tracker._transposed). Before: 5 of 8."""
     fen = "4k3/2p5/p5p1/4p3/Pb2p3/4B2P/1Pp1KPP1/2n5 w - - 0 27"
     moves = "e3c1 b4f8 c1e3 e8d7 e2d2 c2c1r d2c1 f8e7".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=102, first=52)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=11, length=102, first=52) == moves
 
 
 def test_photos_from_a_hand_the_outlines_where_the_lines_meet_undo_their_favour() -> None:
@@ -1503,8 +1490,7 @@ def test_photos_from_a_hand_the_outlines_where_the_lines_meet_undo_their_favour(
     2 of 8."""
     fen = "8/7p/1p2kpp1/8/n1P3P1/4K3/1pB4P/8 w - - 2 43"
     moves = "e3d4 e6d6 c2d3 a4c5 d3c2 c5a4 c2b1 a4c5".split()
-    tracker = _bench_photos_from(fen, moves, 180.0, 45.0, game=12, length=115, first=84)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 180.0, 45.0, game=12, length=115, first=84) == moves
 
 
 def test_photos_from_a_hand_the_outlines_where_the_lines_meet_take_a_line_kept_open() -> None:
@@ -1517,8 +1503,7 @@ def test_photos_from_a_hand_the_outlines_where_the_lines_meet_take_a_line_kept_o
     (Tracker._transposed). Before: 4 of 14."""
     fen = "r1bq1b1r/ppp3pp/4k3/3np3/1nB5/P1N2Q2/1PPP1PPP/R1B1K2R b KQ - 0 9"
     moves = "b4c2 e1d1 c2d4 c4d5 e6d6 f3g3 d4f5 g3h3 c7c6 d5e4 g7g6 h3d3 d6c7 d3d8".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 45.0, game=0, length=130, first=17)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 45.0, game=0, length=130, first=17) == moves
 
 
 def test_photos_from_a_hand_lines_that_read_a_photo_alike_are_told_by_the_outlines() -> None:
@@ -1532,8 +1517,7 @@ def test_photos_from_a_hand_lines_that_read_a_photo_alike_are_told_by_the_outlin
     10 cells for d6-a3 against 23). Before: 2 of 6."""
     fen = "r1b2rk1/1p1nb2p/2p1p2q/p2pNpp1/P1PP4/1PB1P3/2B2PPP/2RQ1RK1 b - - 0 18"
     moves = "g5g4 e5d3 e7d6 d3e5 d6a3 c1b1".split()
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=1, length=100, first=35)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=1, length=100, first=35) == moves
 
 
 def test_photos_from_a_hand_a_rival_trailing_by_half_a_leaning_square_stays_open() -> None:
@@ -1546,8 +1530,7 @@ def test_photos_from_a_hand_a_rival_trailing_by_half_a_leaning_square_stays_open
     17 of 20."""
     moves = ("d2d4 g8f6 c2c4 e7e6 g2g3 d7d5 f1g2 d5c4 d1a4 b8d7 a4c4 b7b5 c4b5 a8b8 b5a4 "
              "f8b4 c1d2 b4e7 d2c3 e8g8").split()
-    tracker = _bench_photos_from(None, moves, 0.0, 35.0, game=16, length=130, first=0)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(None, moves, 0.0, 35.0, game=16, length=130, first=0) == moves
 
 
 def test_photos_from_a_phone_a_lead_of_half_a_leaning_square_keeps_the_rival_open() -> None:
@@ -1561,9 +1544,8 @@ def test_photos_from_a_phone_a_lead_of_half_a_leaning_square_keeps_the_rival_ope
     and the line was switched to it. Before: 13 of 16."""
     moves = ("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 e7e6 g2g4 a7a6 g4g5 f6d7 h2h4 "
              "d8c7").split()
-    tracker = _bench_photos_from(None, moves, 0.0, 35.0, game=21, length=90, first=0,
-                                 spread=V.PHONE_SPREAD)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(None, moves, 0.0, 35.0, game=21, length=90, first=0,
+                                 spread=V.PHONE_SPREAD) == moves
 
 
 def test_photos_from_a_hand_a_line_that_needs_no_photo_missed() -> None:
@@ -2167,8 +2149,7 @@ def test_photos_from_a_hand_a_hidden_move_then_one_half_hidden() -> None:
     has its squares veiled as a single action's (Decoder._veiled)."""
     moves = "f8f7 d3d2 a4a7".split()
     fen = "5k1b/7p/2rp1npP/1p6/q3P3/1bBQ1P2/1P4P1/4R1KR b - - 2 27"
-    tracker = _bench_photos_from(fen, moves, 0.0, 45.0, game=5, length=97, first=53)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 45.0, game=5, length=97, first=53) == moves
 
 
 def test_photos_from_a_hand_a_square_that_looks_as_the_piece_in_front_is_no_hand() -> None:
@@ -2198,8 +2179,7 @@ def test_photos_from_a_hand_a_head_over_a_square_s_edge_need_not_change_it() -> 
     moves = ("h2g2 e1h1 g2f3 h1e1 d6b5 h8h3 f3g2 e1h1 c4c3 h3h5 g2f3 h1e1 c5a7 g5g4 f3g4 "
              "e1g1").split()
     fen = "7r/8/3N2k1/2B3p1/1PR2p2/8/5P1K/4r3 w - - 9 53"
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=11, length=130, first=104)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=11, length=130, first=104) == moves
 
 
 def test_photos_from_a_hand_a_square_that_looks_as_its_own_piece_is_no_hand() -> None:
@@ -2227,8 +2207,7 @@ def test_photos_from_a_hand_a_king_s_head_is_seen_three_squares_beyond_the_board
     (vision.geometry.halo_cells)."""
     moves = "a3b4 b8b4 f5f6 e7f8".split()
     fen = "1rb1k2r/4bp2/p1qpp1p1/2n2PPp/1p2P2P/P1N1B3/1PPQ4/2KR1BR1 w k - 0 18"
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=21, length=90, first=34)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=21, length=90, first=34) == moves
 
 
 def test_photos_from_a_hand_a_move_seen_only_beyond_the_board_outweighs_a_sway() -> None:
@@ -2241,5 +2220,4 @@ def test_photos_from_a_hand_a_move_seen_only_beyond_the_board_outweighs_a_sway()
     thresholds), and f8-f7 scores 2.44."""
     moves = "b1d2 f8g7 b7c8 d8c8 d2c4 e8g8 f4h6 g7h6 g3d6 f8f7 c4a5 h6f8".split()
     fen = "2rqkb1r/1B1pn2p/5ppn/p1p5/Pp1pPB2/5NQ1/1PP2PPP/RN3K2 w k - 0 15"
-    tracker = _bench_photos_from(fen, moves, 0.0, 35.0, game=26, length=110, first=28)
-    assert [p.text for p in tracker.game.played] == moves
+    assert _bench_read(fen, moves, 0.0, 35.0, game=26, length=110, first=28) == moves
