@@ -2109,7 +2109,16 @@ class Tracker:
         and c6-c5 kept open; two photos later d5, in plain sight, looked white, as in both
         (+2.0 for each), but the bishop's h6-g4 changed e5: c6-c5's line alone was weighed,
         taken, and d7-e5 dropped (the fifth held-out set's game 16, lost at its 34th move of
-        83)."""
+        83).
+
+        Why not a branch the outlines settled (:attr:`Branch.settled`): their cell-by-cell
+        reading of the photo the move was seen on is a surer sign than the classifier's
+        agreement over the squares the lines differ on, which a piece in front's outline
+        spoils from a hand. From a hand at White's side, 35 degrees, the black knight's
+        g4-h6 was settled by the outlines over the bishop's g7-h6, kept open; three photos
+        later the classifier's evidence switched to g7-h6 (the twentieth held-out set's game
+        21, lost at its 22nd move of 98). Such a branch is still weighed by the later photos'
+        readings (:meth:`_other_line`)."""
         lean = self._lean()
         if lean is None:
             return []
@@ -2123,7 +2132,7 @@ class Tracker:
         totals: dict[tuple[int, int], float] = {}  # this photo's
         moved: dict[tuple[int, int], np.ndarray[Any, Any]] = {}  # lines a move here differs
         for branch, k, actions, line in self._open_lines():
-            if not self._young(branch):
+            if not self._young(branch) or branch.settled:
                 continue
             keys.add((branch.decided, k))
             other = np.asarray(occupancy_of(line.state, index))[:64]
