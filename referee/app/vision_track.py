@@ -418,6 +418,14 @@ def _alike(decision: Decision, mine: Decision, theirs: Decision) -> float | None
     return decision.shown + theirs.shown - mine.shown
 
 
+def _reaching(line: Game, target: Any) -> Action | None:
+    """The legal action that brings ``line`` to the position whose key is ``target``
+    (:meth:`Variant.position_key`), if any: where another line meets it."""
+    variant = line.variant
+    return next((a for a in variant.legal_actions(line.state)
+                 if variant.position_key(variant.apply(line.state, a)) == target), None)
+
+
 def _copy_square(dst: Any, src: Any, index: int) -> None:
     """Copy visible square ``index`` (a1 = 0, then the squares beyond the board) of warped
     board ``src`` into ``dst``."""
@@ -1678,17 +1686,12 @@ class Tracker:
         variant = self.game.variant
         target = variant.position_key(variant.apply(self.game.state, cand.actions[0]))
         played = tuple(p.action for p in self.game.played)
-        verdicts: dict[int, tuple[Action, ...] | None] = {}  # branch (by place): its favoured
-        branches = self._branches + self._waiting
-        for place, branch in enumerate(branches):
+        verdicts: dict[int, tuple[Action, ...] | None] = {}  # id of a branch: its favoured
+        for branch in self._branches + self._waiting:
             for alternative in branch.alternatives:
                 line = self._line(branch.ply, alternative + played[branch.ply + branch.taken:])
-                if line is None:
-                    continue
-                last = next((a for a in variant.legal_actions(line.state)
-                             if variant.position_key(variant.apply(line.state, a)) == target),
-                            None)
-                if last is None:
+                last = None if line is None else _reaching(line, target)
+                if line is None or last is None:
                     continue
                 judge = self._trial(line)
                 meet = next((c for c in judge.candidates() if c.actions == (last,)), None)
@@ -1697,18 +1700,16 @@ class Tracker:
                 if misses is None:
                     continue
                 if outlines_tell(misses[1], misses[0], FIT_MARGIN_MOVED):
-                    verdicts[place] = alternative
+                    verdicts[id(branch)] = alternative
                 elif branch.favoured == alternative and outlines_tell(misses[0], misses[1],
                                                                       FIT_FAVOUR):
-                    verdicts.setdefault(place, None)
+                    verdicts.setdefault(id(branch), None)
         if verdicts:
-            self._branches = [replace(b, favoured=verdicts[j]) if j in verdicts else b
-                              for j, b in enumerate(self._branches)]
-            waiting = len(self._branches)
-            self._waiting = [replace(b, favoured=verdicts[j + waiting])
-                             if j + waiting in verdicts else b
-                             for j, b in enumerate(self._waiting)]
-            self._waiting = [b for b in self._waiting if b.favoured is not None]
+            def judged(branches: list[Branch]) -> list[Branch]:
+                return [replace(b, favoured=verdicts[id(b)]) if id(b) in verdicts else b
+                        for b in branches]
+            self._branches = judged(self._branches)
+            self._waiting = [b for b in judged(self._waiting) if b.favoured is not None]
 
     def _decided(self, ply: int, cand: Candidate, alternatives: tuple[Candidate, ...],
                  favoured: Candidate | None = None, settled: bool = False) -> None:
@@ -1910,7 +1911,7 @@ class Tracker:
         on to a3, which no move of the game explained, and d6-a3 and c5-a3 in the two lines
         scored 8.84 alike: c5-a3 was taken (the nineteenth held-out set's game 1, lost at
         its 37th move of 100), the outlines missing 23 cells for it and 10 for d6-a3."""
-        branch, actions, trial, judge, value = best
+        _, _, trial, judge, value = best
         pick, fewest = best, None
         for other in found:
             if other[2] is trial or value - other[4] >= lead_needed(value, SWITCH_MARGIN):
@@ -2060,9 +2061,9 @@ class Tracker:
                 continue
             # the last action as played, or the move that brings the piece the lines put
             # apart to the same square (the queen's e8-d7 is e7-d7 in the other line)
-            for last in variant.legal_actions(line.state):
-                if variant.position_key(variant.apply(line.state, last)) == now:
-                    return self._take_line(branch, branch.favoured + played[:-1] + (last,))
+            last = _reaching(line, now)
+            if last is not None:
+                return self._take_line(branch, branch.favoured + played[:-1] + (last,))
         return []
 
     def _classified_line(self, agree: np.ndarray[Any, Any], change: np.ndarray[Any, Any],

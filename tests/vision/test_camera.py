@@ -620,7 +620,7 @@ def test_photos_from_a_phone_a_piece_put_down_where_its_body_was_seen() -> None:
     fen = "r4r1k/3qbpp1/pp1p1n1p/2P1p2b/2PnP3/P1NPBPP1/1R3NBP/3Q1RK1 b - - 0 18"
     moves = ["b6c5", "g2h3", "d7c7", "h3g4"]
     assert _bench_read(fen, moves, 90.0, 50.0, game=4, length=95, first=35,
-                                 spread=V.PHONE_SPREAD) == moves
+                       spread=V.PHONE_SPREAD) == moves
 
 
 def test_photos_from_a_phone_a_photo_whose_fit_was_refused_is_found_again() -> None:
@@ -1419,7 +1419,7 @@ def test_photos_from_a_phone_the_same_action_behind_a_piece_of_one_line_only() -
     fen = "2rqk2r/1B1pn1bp/5ppn/p1p5/Pp1pPB2/5NQ1/1PPN1PPP/R4K2 w k - 2 16"
     moves = "b7c8 d8c8 d2c4 e8g8 f4h6 g7h6 g3d6 f8f7 c4a5 h6f8 a5b3 d4d3".split()
     assert _bench_read(fen, moves, 0.0, 35.0, game=26, length=110, first=30,
-                                 spread=V.PHONE_SPREAD) == moves
+                       spread=V.PHONE_SPREAD) == moves
 
 
 def test_photos_from_a_hand_the_outlines_need_more_to_overturn_a_clearer_reading() -> None:
@@ -1559,7 +1559,7 @@ def test_photos_from_a_phone_a_lead_of_half_a_leaning_square_keeps_the_rival_ope
     moves = ("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 e7e6 g2g4 a7a6 g4g5 f6d7 h2h4 "
              "d8c7").split()
     assert _bench_read(None, moves, 0.0, 35.0, game=21, length=90, first=0,
-                                 spread=V.PHONE_SPREAD) == moves
+                       spread=V.PHONE_SPREAD) == moves
 
 
 def test_photos_from_a_hand_a_line_that_needs_no_photo_missed() -> None:
