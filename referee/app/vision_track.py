@@ -1662,11 +1662,11 @@ class Tracker:
         return done
 
     def _meet(self, cand: Candidate, warped: Any) -> None:
-        """Weigh again, on this photo (``warped``), an alternative kept open whose line comes
-        by one action to the position the game comes to by ``cand`` (a transposition, which
-        :meth:`_transposed` settles at the next photo for the alternative then
-        :attr:`Branch.favoured`): the outlines compare that action with ``cand``
-        (:meth:`_outline_misses`). An alternative favoured loses the favour when they tell
+        """Weigh again, on this photo (``warped``), an alternative kept open whose line (as it
+        went on, :meth:`_own_line`) comes by one action to the position the game comes to by
+        ``cand`` (a transposition, which :meth:`_transposed` settles at the next photo for
+        the alternative then :attr:`Branch.favoured`): the outlines compare that action with
+        ``cand`` (:meth:`_outline_misses`). An alternative favoured loses the favour when they tell
         ``cand`` from its action as a close call's favour is given (:func:`outlines_tell`,
         FIT_FAVOUR); one they tell as they settle a close call (FIT_MARGIN_MOVED) gains it.
 
@@ -1688,8 +1688,9 @@ class Tracker:
         played = tuple(p.action for p in self.game.played)
         verdicts: dict[int, tuple[Action, ...] | None] = {}  # id of a branch: its favoured
         for branch in self._branches + self._waiting:
-            for alternative in branch.alternatives:
-                line = self._line(branch.ply, alternative + played[branch.ply + branch.taken:])
+            for k, alternative in enumerate(branch.alternatives):
+                own, upto = self._own_line(branch, k)
+                line = self._line(branch.ply, own + played[upto:])
                 last = None if line is None else _reaching(line, target)
                 if line is None or last is None:
                     continue
@@ -1725,7 +1726,8 @@ class Tracker:
         self._waiting = [b for b in standing if b not in self._branches
                          and b.favoured is not None
                          and self._decisions - b.decided < TRANSPOSE_DEPTH]
-        keys = {(b.decided, k) for b in self._branches for k in range(len(b.alternatives))}
+        keys = {(b.decided, k) for b in self._branches + self._waiting
+                for k in range(len(b.alternatives))}
         self._diverged = {key: v for key, v in self._diverged.items() if key in keys}
         if alternatives:
             self._branches.append(Branch(ply, len(cand.actions),
@@ -2047,23 +2049,38 @@ class Tracker:
         d8-e8 (a lead under the margin that settles a close call); three moves later the
         queen went on to d7, from e7 or e8 alike, and the game record was wrong from d8-e8
         on though the position was right (the third held-out set's game 21, at its 54th
-        move of 118). The position is the same either way: only the record changes."""
+        move of 118). The position is the same either way: only the record changes.
+
+        Why the alternative's line as it went on (:meth:`_own_line`): a line that went on
+        with its own reading of the last photo (:meth:`_diverge`) is where that line stands,
+        and when it stands elsewhere than the game the lines have not met. From a hand at
+        White's side, 35 degrees, the black king's d8-e7 was read d8-e8 (d8-e7 the outlines'
+        choice); two moves later the king's e7-d6 was read e8-d7 in the game and e7-d6 in
+        the other line, and the transposition took the outlines' choice with e7-d7, neither
+        line's reading (the twentieth held-out set's game 16, lost at its 65th move of 130).
+        Five moves later d6-c7 brought the lines together, and :meth:`_meet` weighs them there."""
         variant = self.game.variant
         now = variant.position_key(self.game.state)
         for branch in self._branches + self._waiting:
             if branch.favoured is None:
                 continue
-            played = tuple(p.action for p in self.game.played[branch.ply + branch.taken:])
-            if not played:
+            own, upto = (self._own_line(branch, branch.alternatives.index(branch.favoured))
+                         if branch.favoured in branch.alternatives
+                         else (branch.favoured, branch.ply + branch.taken))
+            played = tuple(p.action for p in self.game.played[upto:])
+            if not played:  # the line went on with its own reading of the last photo
+                line = self._line(branch.ply, own)
+                if line is not None and variant.position_key(line.state) == now:
+                    return self._take_line(branch, own)
                 continue
-            line = self._line(branch.ply, branch.favoured + played[:-1])
+            line = self._line(branch.ply, own + played[:-1])
             if line is None:
                 continue
             # the last action as played, or the move that brings the piece the lines put
             # apart to the same square (the queen's e8-d7 is e7-d7 in the other line)
             last = _reaching(line, now)
             if last is not None:
-                return self._take_line(branch, branch.favoured + played[:-1] + (last,))
+                return self._take_line(branch, own + played[:-1] + (last,))
         return []
 
     def _classified_line(self, agree: np.ndarray[Any, Any], change: np.ndarray[Any, Any],

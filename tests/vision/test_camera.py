@@ -1547,6 +1547,23 @@ def test_photos_from_a_hand_a_reading_the_outlines_settled_is_not_switched_by_th
     assert _bench_read(None, moves, 0.0, 35.0, game=21, length=98, first=0) == moves
 
 
+def test_photos_from_a_hand_a_line_that_went_its_own_way_is_no_transposition() -> None:
+    """The twentieth held-out set's game 16 from White's 25th move, a photo per position from
+    a hand at White's side, 35 degrees up. The black king's d8-e7 was read d8-e8 (d8-e7 kept
+    open, the outlines' choice); two moves later the king went on, e7-d6, read e8-d7 in the
+    game and e7-d6 in the other line (26.27 against 26.01 from the game's start), which went
+    on with its own reading (Tracker._diverge). The next photo took the outlines' choice as
+    a transposition with the move that brings its king to d7, e7-d7: neither line's reading,
+    and the record was wrong from there. A line that went on with its own reading has not
+    met the game (Tracker._transposed); five moves later the king's d6-c7 (d7-c7 in the game)
+    brought the lines together, the outlines missing 52 cells for the game's action and 2
+    for the other line's, and that line was taken, its own e7-d6 in it. Before: 17 of 29."""
+    fen = "7Q/pb1nkp2/4p3/1p6/2p1B3/2q3P1/Pp1b1P2/1K1R3R w - - 5 25"
+    moves = ("h8c3 b7e4 b1b2 d2c3 b2c3 e4h1 d1h1 a7a6 c3d4 f7f5 f2f4 e7d8 h1e1 d8e7 e1h1 d7f6 "
+             "h1b1 e7d6 b1h1 f6e4 h1g1 e4c5 g3g4 f5g4 g1g4 c5d3 d4c3 d6c7 g4g7").split()
+    assert _bench_read(fen, moves, 0.0, 35.0, game=16, length=130, first=48) == moves
+
+
 def test_photos_from_a_phone_a_lead_of_half_a_leaning_square_keeps_the_rival_open() -> None:
     """The bench's game 21 (a Sicilian) to White's 8th move, a photo per position from a
     phone held less steadily (PHONE_SPREAD) at White's side, 35 degrees up. The black
