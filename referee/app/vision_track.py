@@ -1835,7 +1835,18 @@ class Tracker:
         how a move hidden earlier is told (docs/vision.md, *Readings kept open until the
         photos tell them apart*); such a line is compared with the game played beyond the
         board only where no piece the game played has and the line has not stands in front
-        (:meth:`_apart`)."""
+        (:meth:`_apart`).
+
+        Why such a line is passed over too when it puts the same colours as the game played
+        on every square: the lines differ only by which piece stands where (a promotion's
+        twins), which a photo tells only through the pieces' heights, and that is the
+        outlines' question (:meth:`Decoder._twin_fitted`), not the scores'. From a hand at
+        White's side, 45 degrees, a white pawn's g7-f8 promoted to a queen at the far edge
+        (the outlines missing no cell for any piece) was read right, the other pieces kept
+        open; the king took her at once, g8xf8 scoring 17.58 in the rook's line against
+        12.58, a lead past the margin that only the two pieces' heights on f8 can make, and
+        the line was switched (the twenty-first held-out set's game 0, lost
+        at its 62nd move of 90)."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
         shown = 0.0  # the best line's reading as compared with the game played's
         judge: Decoder | None = None  # the best line's decoder
@@ -1857,6 +1868,8 @@ class Tracker:
                     trial.candidate.actions == decision.candidate.actions):
                 if branch.settled:
                     continue  # the same action: no evidence against the outlines' choice
+                if np.array_equal(np.asarray(occupancy_of(line.state, self.view.index)), now):
+                    continue  # the lines differ by which piece stands where, not by colour
                 apart = None if halo is None else self._apart(halo, line,
                                                               decision.candidate)
                 if apart is not None:

@@ -1479,6 +1479,22 @@ def test_photos_from_a_hand_a_rook_promoted_and_taken_at_once_is_told_by_its_out
     assert _bench_read(fen, moves, 0.0, 35.0, game=11, length=102, first=52) == moves
 
 
+def test_photos_from_a_hand_a_queen_promoted_and_taken_is_not_switched_for_a_rook() -> None:
+    """The twenty-first held-out set's game 0 from White's 29th move, a photo per position
+    from a hand at White's side, 45 degrees up. The white pawn's g7-f8 promoted to a queen at
+    the far edge (the outlines missing no cell for any piece), the other pieces kept open,
+    and the king took her at once (g8xf8): in the rook's line that capture scored 17.58,
+    in the queen's 12.58, a lead past SWITCH_MARGIN that only the two pieces' heights on f8
+    can make, and the line was switched to the rook. Lines that put the same colours on every square
+    differ by which piece stands where; which a photo tells only through the pieces'
+    heights, the outlines' question (Decoder._twin_fitted, Tracker._meet), and a reading
+    of the same action in such a line is passed over (Tracker._other_line). Before: 6 of
+    10."""
+    fen = "3r1qk1/1b3pbp/pN1p1P2/2pP3p/P3P3/5RRP/1P4PK/1B6 w - - 1 29"
+    moves = "f3f5 d8b8 b6d7 b7c8 f6g7 c8d7 g7f8q g8f8 f5f2 b8b4".split()
+    assert _bench_read(fen, moves, 0.0, 45.0, game=0, length=90, first=56) == moves
+
+
 def test_photos_from_a_hand_the_outlines_where_the_lines_meet_undo_their_favour() -> None:
     """The eighteenth held-out set's game 12 from White's 43rd move, a photo per position from
     a hand at Black's side, 45 degrees up. The white bishop's c2-d3 (behind the white king on
