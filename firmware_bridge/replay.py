@@ -6,6 +6,14 @@ as fast; 0 = as fast as possible, which tests and ``gravekeeper watch`` on files
 
 Each event keeps the ``t_ms`` written in the file. The whole file is parsed in ``open()``, so
 a bad line fails before the first event is delivered.
+
+Why the live time (:meth:`ReplaySensor.live_ms`) never passes the next event not yet played:
+a consumer judges a board still once no event came for a settle time, on this time base. A
+player thread held up by a busy machine (the full test suite on two cores with a bench
+beside it) plays an event late in wall time, and the time base ran on without it:
+``watch --realtime`` on a Ghost file whose capture lifts two pieces 50 ms apart printed an
+"unknown position" problem the file never shows (once; the same test passes alone). The
+file's time is the events' time: it does not run ahead of them.
 """
 
 from __future__ import annotations
@@ -40,6 +48,9 @@ class ReplaySensor(Sensor):
         self._events: list[SensorEvent] = []
         self._thread: StoppableThread | None = None
         self._start: float | None = None
+        # the file's time of the next event not yet played (None: none left); written by the
+        # player thread only, read whole (one int) by live_ms
+        self._pending_ms: int | None = None
 
     def _open(self) -> None:
         self._events = read_event_file(self.path)
@@ -57,7 +68,9 @@ class ReplaySensor(Sensor):
             return None
         if self._start is None:
             return 0
-        return max(0, int((self._clock() - self._start) * 1000 * self.speed))
+        now = max(0, int((self._clock() - self._start) * 1000 * self.speed))
+        pending = self._pending_ms
+        return now if pending is None else min(now, pending)
 
     def _play(self, stop: threading.Event) -> None:
         try:
@@ -66,8 +79,11 @@ class ReplaySensor(Sensor):
             self._finish(BridgeError(f"{self.url}: replay stopped: {exc}"))
 
     def _play_events(self) -> None:
+        if self._events:
+            self._pending_ms = self._events[0].t_ms
         start = self._start = self._clock()
-        for ev in self._events:
+        for k, ev in enumerate(self._events):
+            self._pending_ms = ev.t_ms
             if self.speed > 0:
                 due = start + ev.t_ms / 1000.0 / self.speed
                 delay = due - self._clock()
@@ -77,4 +93,6 @@ class ReplaySensor(Sensor):
                 return
             self._set_status(last_heard=self._clock())
             self._emit(ev)
+            if k + 1 == len(self._events):
+                self._pending_ms = None
         self._finish()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,28 @@ def test_replay_keeps_its_timing(game: Path) -> None:
     assert fake.waits == [0.1, 0.15, 0.65]
     assert [(round((t - 50.0) * 1000), ms) for t, ms in emitted] == [
         (0, 0), (100, 100), (250, 250), (250, 250), (900, 900)]
+
+
+def test_live_time_does_not_run_ahead_of_a_player_held_up(game: Path) -> None:
+    """A player thread held up (a busy machine) past an event's time: the file's live time
+    stops at that event until it is played, so a consumer does not judge the board as it
+    stood before it as settled; once played, live time follows the clock again."""
+    now = [50.0]
+    release = threading.Event()
+
+    def wait(seconds: float) -> bool:
+        assert release.wait(5.0)
+        now[0] = max(now[0], 50.0 + 0.1)  # the lift at 100 ms is late, not early
+        return False
+
+    with ReplaySensor("replay://x", game, clock=lambda: now[0], wait=wait).open() as sensor:
+        assert sensor.get(timeout=5.0).t_ms == 0  # the first event is due at once
+        now[0] = 51.0  # a second later in wall time, the player still held before the lift
+        assert sensor.live_ms() == 100
+        release.set()
+        got = [ev.t_ms for ev in sensor.events(timeout=5.0)]
+        assert got == [100, 250, 250, 900]
+        assert sensor.live_ms() == 1000
 
 
 def test_replay_at_double_speed(game: Path) -> None:
