@@ -79,10 +79,8 @@ class ReplaySensor(Sensor):
             self._finish(BridgeError(f"{self.url}: replay stopped: {exc}"))
 
     def _play_events(self) -> None:
-        if self._events:
-            self._pending_ms = self._events[0].t_ms
         start = self._start = self._clock()
-        for k, ev in enumerate(self._events):
+        for ev in self._events:
             self._pending_ms = ev.t_ms
             if self.speed > 0:
                 due = start + ev.t_ms / 1000.0 / self.speed
@@ -93,6 +91,5 @@ class ReplaySensor(Sensor):
                 return
             self._set_status(last_heard=self._clock())
             self._emit(ev)
-            if k + 1 == len(self._events):
-                self._pending_ms = None
+        self._pending_ms = None
         self._finish()

@@ -2077,9 +2077,7 @@ class Tracker:
         for branch in self._branches + self._waiting:
             if branch.favoured is None:
                 continue
-            own, upto = (self._own_line(branch, branch.alternatives.index(branch.favoured))
-                         if branch.favoured in branch.alternatives
-                         else (branch.favoured, branch.ply + branch.taken))
+            own, upto = self._own_line(branch, branch.alternatives.index(branch.favoured))
             played = tuple(p.action for p in self.game.played[upto:])
             if not played:  # the line went on with its own reading of the last photo
                 line = self._line(branch.ply, own)
