@@ -532,6 +532,11 @@ class Decoder:
         veiled as that action's alone (:meth:`_veiled`), until the position changes."""
         self._no_move_in = self.game.state
 
+    @property
+    def sees_no_move(self) -> bool:
+        """Whether a photo of the current position showed no move (:meth:`saw_no_move`)."""
+        return self._no_move_in is self.game.state
+
     def played_first(self, action: Action) -> None:
         """``action`` was read from the current position on an earlier photo (a retraction
         judges again what was played since): a sequence beginning with it has its squares

@@ -190,6 +190,7 @@ RETRACT_DEPTH = 2     # accepted decisions a later contradicting frame may take 
 BRANCH_DEPTH = 6      # accepted decisions an undecidable one's alternatives are kept for
 RESCUE_DEPTH = 12     # ... and then, to explain a photo no move of the game explains
 TRANSPOSE_DEPTH = 16  # ... and the one the outlines preferred, for a transposition only
+OLD_FAVOURED = 0.5    # ... and to outscore it by this share, the one the outlines preferred
 LINE_EVIDENCE = 1.0   # the classifier's agreement for an open alternative over the photos
 #                       since, on the squares it differs on in plain sight: it is played
 BORDER_EMPTY = 14.0   # a border square (a printed label ring) this far (Lab) from its empty look
@@ -1846,7 +1847,22 @@ class Tracker:
         open; the king took her at once, g8xf8 scoring 17.58 in the rook's line against
         12.58, a lead past the margin that only the two pieces' heights on f8 can make, and
         the line was switched (the twenty-first held-out set's game 0, lost
-        at its 62nd move of 90)."""
+        at its 62nd move of 90).
+
+        Why an older line (past BRANCH_DEPTH) the outlines preferred (:attr:`Branch.favoured`)
+        outscores the game when it leads by OLD_FAVOURED of its own score: the outlines'
+        choice is evidence the other old lines lack, and a lead of half a line's score is
+        not one photo's sway. From a hand at White's side, 35 degrees, a black queen's e7-d7
+        was read as the king's e8-d7 (e7-d7 kept open, the outlines' choice); eight moves
+        later the king's e7-f6 scored 8.11 in that line against 2.99 for f7-f6 in the game,
+        six decisions after the branch (the twenty-second held-out set's game 16, lost at
+        its 54th move of 118; the switch :meth:`_young` was made against led by 25 %).
+        Why each line's trial hears that the photo before showed no move when the game's
+        decoder did (:meth:`Decoder.saw_no_move`): no line was taken for that photo, so
+        none read a move on it. In the same game the king's e8-e7 changed nothing the
+        camera sees; the next photo, with a knight's a5-c6, the game explained by a pair
+        whose first action's squares were veiled so, and the king's line, whose trial had
+        not heard of that photo, could not read e8-e7 with a5-c6 at all."""
         best: tuple[Branch, tuple[Action, ...], Decision] | None = None
         shown = 0.0  # the best line's reading as compared with the game played's
         judge: Decoder | None = None  # the best line's decoder
@@ -1855,15 +1871,20 @@ class Tracker:
         self._readings = (len(self.game.played), readings)
         now = np.asarray(occupancy_of(self.game.state, self.view.index))
         for branch, k, actions, line in self._open_lines():
-            if decision.candidate is not None and not self._young(branch):
+            old = decision.candidate is not None and not self._young(branch)
+            if old and branch.favoured != branch.alternatives[k]:
                 continue  # an old alternative only rescues a game no move explains
             decoder = self._trial(line)
+            if self.decoder.sees_no_move:  # so did every line's: none was taken for it
+                decoder.saw_no_move()
             kept = self._kept_apart(now, line)
             trial = self._decide(decoder, _unchanged_on(change, kept), agree, True, halo,
                                  _unchanged_on(pushed, kept), (self._reference, warped), sway)
             if trial.candidate is None or trial.candidate.squares & self._unseen:
                 continue
             value = trial.shown
+            if old and value - decision.shown < OLD_FAVOURED * value:
+                continue  # an old line the outlines preferred: only past a wide lead
             if decision.candidate is not None and (
                     trial.candidate.actions == decision.candidate.actions):
                 if branch.settled:

@@ -1580,6 +1580,25 @@ def test_photos_from_a_hand_a_line_that_went_its_own_way_is_no_transposition() -
     assert _bench_read(fen, moves, 0.0, 35.0, game=16, length=130, first=48) == moves
 
 
+def test_photos_from_a_hand_the_outlines_choice_outscores_the_game_by_a_wide_lead() -> None:
+    """The twenty-second held-out set's game 16 from White's 23rd move, a photo per position
+    from a hand at White's side, 35 degrees up. The black queen's e7-d7 was read as the
+    king's e8-d7 (18.18; e7-d7 kept open, the outlines' choice by 4 cells missed against
+    10). Six moves later the king's e8-e7 changed nothing the camera sees (e7 behind the e6
+    bishop, e8 behind the king then), and the next photo, with the knight's a5-c6, was
+    explained in the game by the queen's e7-e8 with a5-c6; the other line, whose trial had
+    not heard that the photo before showed no move, could not read e8-e7 with a5-c6 (its
+    hidden action's squares not veiled). Then the king's e7-f6 scored 8.11 in that line
+    against 2.99 for f7-f6 in the game, six decisions after the branch: old enough to only
+    rescue a game no move explains. Each line's trial knows a photo showed no move
+    (Decoder.saw_no_move), and an older line the outlines preferred outscores the game by
+    OLD_FAVOURED of its score. Before: 9 of 19."""
+    fen = "3qkb1r/3b1ppp/6n1/1p2p3/r7/1N3N2/P3QPPP/R1B2RK1 w k - 1 23"
+    moves = ("f3e5 d8e7 f1e1 g6e5 c1d2 e5g4 e2f3 d7e6 a1c1 e7d7 d2a5 a4a5 b3a5 g4f2 f3a8 "
+             "e8e7 a5c6 e7f6 e1f1").split()
+    assert _bench_read(fen, moves, 0.0, 35.0, game=16, length=118, first=44) == moves
+
+
 def test_photos_from_a_phone_a_lead_of_half_a_leaning_square_keeps_the_rival_open() -> None:
     """The bench's game 21 (a Sicilian) to White's 8th move, a photo per position from a
     phone held less steadily (PHONE_SPREAD) at White's side, 35 degrees up. The black
