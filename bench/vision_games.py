@@ -27,9 +27,11 @@ source package (``data/pgn``: Kasparov-Deep Blue 1997, Anastasian-Lewis 2016,
 Nepomniachtchi-Ding 2023, engine games; fetched once with pip into ``.cache/pgn``) and
 ``bench/data/engine-games.pgn`` (34 Stockfish games from ECO openings; its header says how
 they were made, ``bench/make_engine_games.py`` makes more that way). Held out, given by name:
-``bench/data/engine-games-held-out-23.pgn`` (24 more, seed 23301, made 2026-12-03 in the
+``bench/data/engine-games-held-out-24.pgn`` (24 more, seed 24301, made 2026-12-03 in the
 fortieth session, never run) has never been looked at: give it to measure on games held
 out.
+``bench/data/engine-games-held-out-23.pgn`` (24 more, seed 23301) was run once as held out
+with the code of the fortieth session up to its first change (2,807 of 2,847), not tuned on;
 ``bench/data/engine-games-held-out-22.pgn`` (24, seed 22301) was run once as held out with
 the code of the thirty-ninth session's end (2,316 of 2,381); its game 16 read and tuned on in
 the fortieth;
