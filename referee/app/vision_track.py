@@ -1877,7 +1877,8 @@ class Tracker:
             decoder = self._trial(line)
             if self.decoder.sees_no_move:  # so did every line's: none was taken for it
                 decoder.saw_no_move()
-            kept = self._kept_apart(now, line)
+            colours = np.asarray(occupancy_of(line.state, self.view.index))
+            kept = self._kept_apart(now, colours)
             trial = self._decide(decoder, _unchanged_on(change, kept), agree, True, halo,
                                  _unchanged_on(pushed, kept), (self._reference, warped), sway)
             if trial.candidate is None or trial.candidate.squares & self._unseen:
@@ -1889,7 +1890,7 @@ class Tracker:
                     trial.candidate.actions == decision.candidate.actions):
                 if branch.settled:
                     continue  # the same action: no evidence against the outlines' choice
-                if np.array_equal(np.asarray(occupancy_of(line.state, self.view.index)), now):
+                if np.array_equal(colours, now):
                     continue  # the lines differ by which piece stands where, not by colour
                 apart = None if halo is None else self._apart(halo, line,
                                                               decision.candidate)
@@ -2012,11 +2013,12 @@ class Tracker:
             return None
         return replace(halo, change=np.where(hidden, 0.0, halo.change), apart=hidden)
 
-    def _kept_apart(self, now: np.ndarray[Any, Any], line: Game) -> frozenset[int]:
+    def _kept_apart(self, now: np.ndarray[Any, Any], other: np.ndarray[Any, Any]
+                    ) -> frozenset[int]:
         """The squares the reference picture kept back (:meth:`_new_reference`: a change no
-        move of the game played explained) on which ``line`` puts another colour than the
-        game played (``now``, :func:`occupancy_of`): in that line, what changed there since
-        the reference is its own, earlier move (:meth:`_other_line`).
+        move of the game played explained) on which a line puts another colour (``other``,
+        :func:`occupancy_of`) than the game played (``now``): in that line, what changed
+        there since the reference is its own, earlier move (:meth:`_other_line`).
 
         Why: a white bishop's d3-b1 seen from White's side at 35 degrees from a hand was
         read d3-c4 (d3-b1 kept open); b1, at the board's edge, changed with no move of the
@@ -2026,7 +2028,6 @@ class Tracker:
         lost at its 95th move of 115."""
         if not self._dirty:
             return frozenset()
-        other = np.asarray(occupancy_of(line.state, self.view.index))
         return frozenset(i for i in self._dirty if i < len(now) and other[i] != now[i])
 
     def _outline_misses(self, decision: Decision, trial: Decision, judge: Decoder,
